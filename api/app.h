@@ -1,0 +1,38 @@
+#pragma once
+// What routes are given: the API's read-only config and the narrow services they use.
+// Wired once in main.cpp; shared by all request threads (every member is thread-safe).
+
+#include <chrono>
+#include <string>
+
+#include "api/payments.h"
+#include "db/database.h"
+#include "domain/carrier_client.h"
+#include "domain/clock.h"
+#include "topics/outbox_relay.h"
+
+namespace smsgw::api {
+
+struct ApiConfig {
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  int threads = 4;
+  int db_pool_size = 8;
+  size_t max_body_bytes = 1024 * 1024;  // larger bodies answer 413 FST_ERR_CTP_BODY_TOO_LARGE
+  int requests_per_second = 100;
+  bool allow_private_webhook_targets = false;  // local stacks only (DESIGN.md "Local stack")
+  std::string platform_sender = "+15873190000";  // platform texts (owner verification codes)
+  std::string terms_version = "2026-01";
+  std::string carrier_callback_secret;  // verifies the carrier's signed callbacks
+};
+
+struct App {
+  db::Database& db;
+  topics::OutboxRelay& relay;
+  CarrierClient& carrier;
+  PaymentProvider& payments;
+  const Clock& clock;
+  const ApiConfig& config;
+};
+
+}  // namespace smsgw::api

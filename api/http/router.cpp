@@ -1,0 +1,70 @@
+#include "api/http/router.h"
+
+namespace smsgw::api {
+namespace {
+
+std::vector<std::string> splitPath(const std::string& path) {
+  std::vector<std::string> out;
+  size_t pos = 1;
+  while (pos <= path.size()) {
+    size_t slash = path.find('/', pos);
+    if (slash == std::string::npos) slash = path.size();
+    out.push_back(path.substr(pos, slash - pos));
+    pos = slash + 1;
+  }
+  if (!out.empty() && out.back().empty()) out.pop_back();  // tolerate one trailing slash
+  return out;
+}
+
+bool isParam(const std::string& segment) { return segment.size() > 2 && segment.front() == '{'; }
+
+}  // namespace
+
+std::optional<std::string> ApiRequest::header(const std::string& lower_name) const {
+  auto it = headers.find(lower_name);
+  if (it == headers.end()) return std::nullopt;
+  return it->second;
+}
+
+void Router::add(std::string method, std::string pattern, RouteOptions options, RouteHandler handler) {
+  auto segments = splitPath(pattern);
+  routes_.push_back({std::move(method), std::move(pattern), std::move(segments), std::move(options), std::move(handler)});
+}
+
+Router::Match Router::match(const std::string& method, const std::string& path) const {
+  auto segments = splitPath(path);
+  const Route* best = nullptr;
+  int best_literals = -1;
+  std::map<std::string, std::string> best_params;
+  for (const auto& route : routes_) {
+    if (route.method != method || route.segments.size() != segments.size()) continue;
+    int literals = 0;
+    std::map<std::string, std::string> params;
+    bool ok = true;
+    for (size_t i = 0; i < segments.size() && ok; ++i) {
+      if (isParam(route.segments[i])) {
+        if (segments[i].empty()) ok = false;
+        params[route.segments[i].substr(1, route.segments[i].size() - 2)] = segments[i];
+      } else if (route.segments[i] == segments[i]) {
+        literals++;
+      } else {
+        ok = false;
+      }
+    }
+    // Literal segments win over parameters: /v1/accounts/me before /v1/accounts/{id}.
+    if (ok && literals > best_literals) {
+      best = &route;
+      best_literals = literals;
+      best_params = std::move(params);
+    }
+  }
+  return {best, std::move(best_params)};
+}
+
+RouteOptions needs(const char* permission) {
+  RouteOptions options;
+  options.permission = PermissionRequirement::parse(permission);
+  return options;
+}
+
+}  // namespace smsgw::api

@@ -1,0 +1,49 @@
+#pragma once
+// Maps method + path to a route. Patterns use {name} segments: /v1/webhooks/{id}.
+// Built once at start-up, then read-only (thread-safe for lookups).
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/http/api_types.h"
+#include "domain/permissions.h"
+
+namespace smsgw::api {
+
+using RouteHandler = std::function<ApiResponse(ApiRequest&)>;
+
+struct RouteOptions {
+  bool authenticated = true;
+  std::optional<PermissionRequirement> permission;  // e.g. "messages:w"
+  bool allowed_before_payment = false;  // LIVE keys may call it before the first top-up
+};
+
+struct Route {
+  std::string method;
+  std::string pattern;
+  std::vector<std::string> segments;
+  RouteOptions options;
+  RouteHandler handler;
+};
+
+class Router {
+ public:
+  void add(std::string method, std::string pattern, RouteOptions options, RouteHandler handler);
+
+  struct Match {
+    const Route* route = nullptr;  // null: no route for this path and method
+    std::map<std::string, std::string> params;
+  };
+  Match match(const std::string& method, const std::string& path) const;
+  const std::vector<Route>& routes() const { return routes_; }
+
+ private:
+  std::vector<Route> routes_;
+};
+
+// Convenience for route tables: options with a permission string such as "messages:w".
+RouteOptions needs(const char* permission);
+
+}  // namespace smsgw::api

@@ -1,0 +1,61 @@
+// smsgw-api: loads config, wires the database, producer, outbox relay, carrier client and
+// payment provider, serves until SIGTERM.
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "api/app.h"
+#include "api/http/server.h"
+#include "api/routes/routes.h"
+#include "domain/env.h"
+#include "domain/log.h"
+#include "topics/consumer_loop.h"
+
+using namespace smsgw;
+
+namespace {
+
+api::ApiConfig loadConfig() {
+  api::ApiConfig config;
+  config.host = env::get("API_HOST", config.host);
+  config.port = env::getInt("API_PORT", config.port);
+  config.threads = env::getInt("API_THREADS", config.threads);
+  config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.db_pool_size);
+  config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
+  config.max_body_bytes = static_cast<size_t>(env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
+  config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
+  config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
+  config.carrier_callback_secret = env::get("CARRIER_CALLBACK_SECRET", "sim-callback-secret");
+  return config;
+}
+
+}  // namespace
+
+int main() {
+  initLogging("api");
+  try {
+    const api::ApiConfig config = loadConfig();
+    const auto& stop = topics::stopOnSignals();
+    db::Database db(env::databaseUrl(), static_cast<size_t>(config.db_pool_size));
+    topics::Producer producer(env::kafkaBrokers(), "smsgw-api");
+    topics::OutboxRelay relay(db, producer);
+    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"), env::get("CARRIER_API_KEY", "sim-key"),
+                               std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+    api::SandboxPaymentProvider payments;
+    SystemClock clock;
+    api::App app{db, relay, carrier, payments, clock, config};
+
+    relay.start();
+    api::ApiServer server(app, api::buildRouter(app));
+    server.start();
+    spdlog::info("listening on http://{}:{}", config.host, server.port());
+    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    spdlog::info("shutting down");
+    server.shutdown();
+    relay.stop();
+    return 0;
+  } catch (const std::exception& e) {
+    spdlog::critical("api failed: {}", e.what());
+    return 1;
+  }
+}

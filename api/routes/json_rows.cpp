@@ -1,0 +1,36 @@
+#include "api/routes/json_rows.h"
+
+#include <soci/soci.h>
+
+#include "api/http/api_types.h"
+#include "domain/errors.h"
+
+namespace smsgw::api {
+
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query, const std::string& param) {
+  std::string text;
+  soci::indicator ind = soci::i_null;
+  sql << query, soci::use(param), soci::into(text, ind);
+  if (!sql.got_data() || ind == soci::i_null) return std::nullopt;
+  return nlohmann::json::parse(text);
+}
+
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query, const std::string& param) {
+  nlohmann::json out = nlohmann::json::array();
+  soci::rowset<std::string> rows = (sql.prepare << query, soci::use(param));
+  for (const auto& text : rows) out.push_back(nlohmann::json::parse(text));
+  return out;
+}
+
+void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id) {
+  if (!owner) throw ApiError(ErrorCode::NOT_FOUND);
+  if (*owner != account_id) throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});
+}
+
+void requireOwnAccountPath(const ApiRequest& req) {
+  if (req.params.at("id") != req.who().account_id) {
+    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});
+  }
+}
+
+}  // namespace smsgw::api

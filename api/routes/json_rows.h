@@ -1,0 +1,24 @@
+#pragma once
+// Reading resources rendered by the SQL api_* functions (db/migrations).
+
+#include <soci/session.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smsgw::api {
+
+// Runs a query whose single column is JSON text; one result or none.
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query, const std::string& param);
+// All rows of such a query, in order, as a JSON array.
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query, const std::string& param);
+
+// The account id owning a row, for the 404-versus-403 rule: another account's id is 403.
+void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id);
+
+// /v1/accounts/{id}/…: the id must be the caller's own account, else 403 FORBIDDEN.
+void requireOwnAccountPath(const struct ApiRequest& req);
+
+}  // namespace smsgw::api

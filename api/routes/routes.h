@@ -1,0 +1,33 @@
+#pragma once
+// Route tables, one function per family; main.cpp calls them all.
+
+#include "api/app.h"
+#include "api/http/router.h"
+
+namespace smsgw::api {
+
+void addHealthRoutes(Router& router, App& app);
+void addAccountRoutes(Router& router, App& app);
+void addOwnerPhoneRoutes(Router& router, App& app);
+void addTopUpRoutes(Router& router, App& app);
+void addApiKeyRoutes(Router& router, App& app);
+void addPricingRoutes(Router& router, App& app);
+void addWebhookRoutes(Router& router, App& app);
+void addMessageRoutes(Router& router, App& app);
+void addCarrierCallbackRoutes(Router& router, App& app);
+
+inline Router buildRouter(App& app) {
+  Router router;
+  addHealthRoutes(router, app);
+  addAccountRoutes(router, app);
+  addOwnerPhoneRoutes(router, app);
+  addTopUpRoutes(router, app);
+  addApiKeyRoutes(router, app);
+  addPricingRoutes(router, app);
+  addWebhookRoutes(router, app);
+  addMessageRoutes(router, app);
+  addCarrierCallbackRoutes(router, app);
+  return router;
+}
+
+}  // namespace smsgw::api

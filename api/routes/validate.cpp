@@ -1,0 +1,63 @@
+#include "api/routes/validate.h"
+
+#include <fmt/format.h>
+
+#include "domain/errors.h"
+
+namespace smsgw::api {
+
+const nlohmann::json& requireObjectBody(const ApiRequest& req) {
+  if (!req.body.is_object()) throw validationError("body", "must be a JSON object");
+  return req.body;
+}
+
+std::string requireString(const nlohmann::json& body, const char* field, size_t max_length) {
+  auto value = optionalString(body, field, max_length);
+  if (!value || value->empty()) throw validationError(field, "is required");
+  return *value;
+}
+
+std::optional<std::string> optionalString(const nlohmann::json& body, const char* field, size_t max_length) {
+  if (!body.contains(field) || body[field].is_null()) return std::nullopt;
+  if (!body[field].is_string()) throw validationError(field, "must be a string");
+  const auto& value = body[field].get_ref<const std::string&>();
+  if (value.size() > max_length) throw validationError(field, fmt::format("must be at most {} characters", max_length));
+  return value;
+}
+
+long long requireInteger(const nlohmann::json& body, const char* field, long long min, long long max) {
+  if (!body.contains(field) || body[field].is_null()) throw validationError(field, "is required");
+  if (!body[field].is_number_integer()) throw validationError(field, "must be an integer");
+  long long value = body[field].get<long long>();
+  if (value < min || value > max) throw validationError(field, fmt::format("must be between {} and {}", min, max));
+  return value;
+}
+
+std::optional<bool> optionalBool(const nlohmann::json& body, const char* field) {
+  if (!body.contains(field) || body[field].is_null()) return std::nullopt;
+  if (!body[field].is_boolean()) throw validationError(field, "must be a boolean");
+  return body[field].get<bool>();
+}
+
+E164 requirePhone(const std::string& value, const char* field) {
+  auto parsed = E164::parse(value);
+  if (!parsed) {
+    throw ApiError(ErrorCode::INVALID_PHONE_NUMBER,
+                   nlohmann::json::array({{{"field", field}, {"message", "must be an E.164 number such as +14165550123"}}}));
+  }
+  return *parsed;
+}
+
+int queryInteger(const ApiRequest& req, const char* name, int fallback, int min, int max) {
+  auto it = req.query.find(name);
+  if (it == req.query.end() || it->second.empty()) return fallback;
+  try {
+    size_t used = 0;
+    int value = std::stoi(it->second, &used);
+    if (used == it->second.size() && value >= min && value <= max) return value;
+  } catch (const std::exception&) {
+  }
+  throw validationError(name, fmt::format("must be an integer between {} and {}", min, max));
+}
+
+}  // namespace smsgw::api

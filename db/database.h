@@ -1,0 +1,34 @@
+#pragma once
+// The SOCI connection pool every process shares. Lease a session with
+// `soci::session sql(db.pool());`; it returns to the pool when it goes out of scope.
+// Thread-safe.
+
+#include <soci/connection-pool.h>
+#include <soci/session.h>
+
+#include <string>
+
+namespace smsgw::db {
+
+class Database {
+ public:
+  Database(const std::string& conninfo, size_t pool_size);
+  soci::connection_pool& pool() { return pool_; }
+
+ private:
+  soci::connection_pool pool_;
+  std::string conninfo_;
+};
+
+// A leased session whose connection is re-established if PostgreSQL dropped it.
+class Session {
+ public:
+  explicit Session(Database& db);
+  soci::session& operator*() { return session_; }
+  soci::session* operator->() { return &session_; }
+
+ private:
+  soci::session session_;
+};
+
+}  // namespace smsgw::db

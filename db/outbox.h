@@ -1,0 +1,15 @@
+#pragma once
+// Writing to the transactional outbox (DESIGN.md rule 1). The row commits or rolls back with
+// the change that caused it; topics/OutboxRelay publishes committed rows to Kafka.
+
+#include <soci/session.h>
+
+#include <string>
+
+namespace smsgw::db {
+
+// Returns the outbox row id.
+long long enqueueOutbox(soci::session& sql, const std::string& topic, const std::string& key,
+                        const std::string& payload);
+
+}  // namespace smsgw::db

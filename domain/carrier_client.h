@@ -1,0 +1,55 @@
+#pragma once
+// The carrier as the gateway sees it. One HTTP implementation speaks the Telnyx-v2-shaped
+// protocol of the real carrier and of ops/carrier_sim; tests may pass their own.
+
+#include <chrono>
+#include <string>
+
+namespace smsgw {
+
+struct CarrierSendResult {
+  enum class Kind {
+    Accepted,     // the carrier took it: carrier_message_id and parts are set
+    Refused,      // 4xx: the carrier will never send it (error_code is the carrier's code)
+    Throttled,    // 429: slow down or queue full; safe to resend later
+    Unavailable,  // 5xx or connection failure; not sent
+    Timeout,      // no answer in time: the carrier may or may not have sent it
+  };
+  Kind kind = Kind::Unavailable;
+  std::string carrier_message_id;
+  int parts = 0;
+  std::string error_code;
+  std::string error_detail;
+};
+
+enum class LineType { Mobile, Landline, Voip, Unknown };
+
+struct LookupResult {
+  bool ok = false;  // false when the carrier could not answer
+  LineType line_type = LineType::Unknown;
+};
+
+class CarrierClient {
+ public:
+  virtual ~CarrierClient() = default;
+  virtual CarrierSendResult sendMessage(const std::string& from, const std::string& to, const std::string& text) = 0;
+  virtual LookupResult lookupNumber(const std::string& number) = 0;
+};
+
+struct CarrierClientConfig {
+  std::string base_url;  // e.g. http://127.0.0.1:8090
+  std::string api_key;
+  std::chrono::milliseconds timeout{5000};
+};
+
+class HttpCarrierClient final : public CarrierClient {
+ public:
+  explicit HttpCarrierClient(CarrierClientConfig config) : config_(std::move(config)) {}
+  CarrierSendResult sendMessage(const std::string& from, const std::string& to, const std::string& text) override;
+  LookupResult lookupNumber(const std::string& number) override;
+
+ private:
+  CarrierClientConfig config_;
+};
+
+}  // namespace smsgw

@@ -1,0 +1,129 @@
+#include "domain/crypto.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <fmt/format.h>
+#include <stdexcept>
+#include <vector>
+
+namespace smsgw::crypto {
+namespace {
+
+const unsigned char* bytesOf(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+
+// scrypt cost: 16 MiB of memory per hash, about 50 ms here; enough to make offline guessing slow.
+constexpr uint64_t kScryptN = 1 << 14;
+constexpr uint64_t kScryptR = 8;
+constexpr uint64_t kScryptP = 1;
+constexpr size_t kScryptLen = 32;
+
+std::string scrypt(std::string_view password, std::string_view salt, uint64_t n, uint64_t r, uint64_t p) {
+  std::string out(kScryptLen, '\0');
+  if (EVP_PBE_scrypt(password.data(), password.size(), bytesOf(salt), salt.size(), n, r, p,
+                     64ull * 1024 * 1024, reinterpret_cast<unsigned char*>(out.data()), out.size()) != 1) {
+    throw std::runtime_error("scrypt failed");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string randomBytes(size_t count) {
+  std::string out(count, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(count)) != 1) {
+    throw std::runtime_error("RAND_bytes failed");
+  }
+  return out;
+}
+
+std::string hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 0xf]);
+  }
+  return out;
+}
+
+std::string base64(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(bytes), static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+std::string base64Decode(std::string_view text) {
+  if (text.size() % 4 != 0) throw std::invalid_argument("base64 length");
+  std::string out(text.size() / 4 * 3, '\0');
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(text), static_cast<int>(text.size()));
+  if (n < 0) throw std::invalid_argument("base64 text");
+  size_t padding = 0;
+  if (!text.empty() && text.back() == '=') padding++;
+  if (text.size() > 1 && text[text.size() - 2] == '=') padding++;
+  out.resize(static_cast<size_t>(n) - padding);
+  return out;
+}
+
+std::string sha256(std::string_view data) {
+  std::string out(SHA256_DIGEST_LENGTH, '\0');
+  SHA256(bytesOf(data), data.size(), reinterpret_cast<unsigned char*>(out.data()));
+  return out;
+}
+
+std::string sha256Hex(std::string_view data) { return hex(sha256(data)); }
+
+std::string hmacSha256(std::string_view key, std::string_view data) {
+  std::string out(EVP_MAX_MD_SIZE, '\0');
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), bytesOf(data), data.size(),
+       reinterpret_cast<unsigned char*>(out.data()), &len);
+  out.resize(len);
+  return out;
+}
+
+bool constantTimeEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string hashPassword(std::string_view password) {
+  std::string salt = randomBytes(16);
+  return fmt::format("scrypt${}${}${}${}${}", kScryptN, kScryptR, kScryptP, base64(salt),
+                     base64(scrypt(password, salt, kScryptN, kScryptR, kScryptP)));
+}
+
+bool verifyPassword(std::string_view password, std::string_view stored) {
+  std::vector<std::string> parts;
+  size_t pos = 0;
+  while (true) {
+    size_t next = stored.find('$', pos);
+    parts.emplace_back(stored.substr(pos, next == std::string_view::npos ? next : next - pos));
+    if (next == std::string_view::npos) break;
+    pos = next + 1;
+  }
+  if (parts.size() != 6 || parts[0] != "scrypt") return false;
+  try {
+    std::string expected = base64Decode(parts[5]);
+    std::string actual = scrypt(password, base64Decode(parts[4]), std::stoull(parts[1]),
+                                std::stoull(parts[2]), std::stoull(parts[3]));
+    return constantTimeEquals(expected, actual);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string uuid4() {
+  std::string b = randomBytes(16);
+  b[6] = static_cast<char>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
+  std::string h = hex(b);
+  return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4), h.substr(16, 4),
+                     h.substr(20));
+}
+
+}  // namespace smsgw::crypto

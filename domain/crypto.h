@@ -1,0 +1,26 @@
+#pragma once
+// Thin wrappers over OpenSSL: randomness, digests, HMAC, base64 and password hashing.
+// Stateless and thread-safe.
+
+#include <string>
+#include <string_view>
+
+namespace smsgw::crypto {
+
+std::string randomBytes(size_t count);
+std::string hex(std::string_view bytes);
+std::string base64(std::string_view bytes);
+std::string base64Decode(std::string_view text);  // throws std::invalid_argument
+std::string sha256(std::string_view data);        // raw 32 bytes
+std::string sha256Hex(std::string_view data);
+std::string hmacSha256(std::string_view key, std::string_view data);  // raw 32 bytes
+bool constantTimeEquals(std::string_view a, std::string_view b);
+
+// scrypt with a random salt; the result carries its parameters so they can change later.
+std::string hashPassword(std::string_view password);
+bool verifyPassword(std::string_view password, std::string_view stored);
+
+// A random version-4 UUID in canonical text form.
+std::string uuid4();
+
+}  // namespace smsgw::crypto

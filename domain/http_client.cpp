@@ -1,0 +1,62 @@
+#include "domain/http_client.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+#include <mutex>
+
+namespace smsgw {
+namespace {
+
+size_t appendBody(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+void initCurlOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+}  // namespace
+
+HttpResponse httpRequest(const std::string& method, const std::string& url, const HttpHeaders& headers,
+                         const std::string& body, std::chrono::milliseconds timeout) {
+  initCurlOnce();
+  HttpResponse response;
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  if (!curl) {
+    response.error = "curl_easy_init failed";
+    return response;
+  }
+  curl_slist* header_list = nullptr;
+  for (const auto& [name, value] : headers) header_list = curl_slist_append(header_list, (name + ": " + value).c_str());
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(header_list, curl_slist_free_all);
+
+  CURL* h = curl.get();
+  curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list);
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, appendBody);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
+  if (method != "GET" && method != "DELETE") {
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  auto started = std::chrono::steady_clock::now();
+  CURLcode rc = curl_easy_perform(h);
+  response.duration =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  if (rc != CURLE_OK) {
+    response.error = curl_easy_strerror(rc);
+    response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    return response;
+  }
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
+  return response;
+}
+
+}  // namespace smsgw

@@ -1,0 +1,23 @@
+#pragma once
+// How a carrier splits a text into SMS parts: GSM-7 when every character is in the GSM 03.38
+// table (extension characters take two septets), otherwise UCS-2 (UTF-16 code units).
+
+#include <string_view>
+
+namespace smsgw {
+
+enum class SmsEncoding { Gsm7, Ucs2 };
+
+struct SegmentCount {
+  SmsEncoding encoding;
+  int parts;       // 0 for an empty body
+  int characters;  // Unicode code points, for the 1600-character limit
+  bool valid_utf8;
+};
+
+SegmentCount countSegments(std::string_view utf8_body);
+
+inline constexpr int kMaxParts = 10;
+inline constexpr int kMaxCharacters = 1600;
+
+}  // namespace smsgw

@@ -1,0 +1,77 @@
+// smsgw-broker: the embedded Kafka-protocol broker for local stacks and tests.
+// Runs librdkafka's mock cluster in this process, creates every catalogue topic (and its
+// .dlq) with its partition count, writes the bootstrap address to a file every other process
+// reads (the mock binds random ports), and runs until SIGTERM. Data lives in memory only.
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "topics/catalogue.h"
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void writeAtomically(const std::string& path, const std::string& content) {
+  std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp);
+    out << content << "\n";
+  }
+  std::filesystem::rename(temp, path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Embedded Kafka broker (librdkafka mock cluster)"};
+  std::string bootstrap_file;
+  int brokers = 1;
+  app.add_option("--bootstrap-file", bootstrap_file, "where to write the bootstrap address")->required();
+  app.add_option("--brokers", brokers, "number of mock brokers");
+  CLI11_PARSE(app, argc, argv);
+
+  std::signal(SIGTERM, [](int) { g_stop = true; });
+  std::signal(SIGINT, [](int) { g_stop = true; });
+
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (!rk) {
+    std::cerr << "rd_kafka_new: " << err << "\n";
+    return 1;
+  }
+  rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(rk, brokers);
+  if (!cluster) {
+    std::cerr << "could not start the mock cluster\n";
+    return 1;
+  }
+  for (const auto& topic : smsgw::topics::allTopics()) {
+    std::string name(topic.name);
+    std::string dlq = smsgw::topics::deadLetterTopic(topic.name);
+    if (rd_kafka_mock_topic_create(cluster, name.c_str(), topic.partitions, 1) ||
+        rd_kafka_mock_topic_create(cluster, dlq.c_str(), smsgw::topics::kDeadLetterPartitions, 1)) {
+      std::cerr << "could not create topic " << name << "\n";
+      return 1;
+    }
+  }
+  std::string bootstraps = rd_kafka_mock_cluster_bootstraps(cluster);
+  writeAtomically(bootstrap_file, bootstraps);
+  std::cout << "broker ready at " << bootstraps << " (written to " << bootstrap_file << ")" << std::endl;
+
+  while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::filesystem::remove(bootstrap_file);
+  rd_kafka_mock_cluster_destroy(cluster);
+  rd_kafka_destroy(rk);
+  std::cout << "broker stopped" << std::endl;
+  return 0;
+}

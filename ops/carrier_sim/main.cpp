@@ -1,0 +1,255 @@
+// smsgw-carrier-sim: the carrier simulator. Speaks the carrier protocol subset the gateway
+// uses (Telnyx-v2-shaped: messages, number lookup) and the control API tests and demos use
+// (/sim/messages, /sim/inbound, /sim/faults). Receipts go to the gateway after a short delay.
+#include <pistache/endpoint.h>
+#include <pistache/router.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <thread>
+
+#include "domain/carrier_callback.h"
+#include "domain/clock.h"
+#include "domain/crypto.h"
+#include "domain/http_client.h"
+#include "domain/log.h"
+#include "domain/sms_segments.h"
+#include "ops/carrier_sim/sim_state.h"
+
+using namespace Pistache;
+using nlohmann::json;
+
+namespace smsgw::sim {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+struct SimConfig {
+  std::string host = "127.0.0.1";
+  int port = 8090;
+  std::string api_key = "sim-key";
+  std::string gateway_url = "http://127.0.0.1:8080";  // where callbacks go
+  std::string callback_secret = "sim-callback-secret";
+  int receipt_delay_ms = 300;
+  int timeout_fault_ms = 7000;  // longer than the gateway's carrier timeout
+};
+
+// Sends signed callbacks to the gateway from one background thread, each at its due time.
+class CallbackQueue {
+ public:
+  explicit CallbackQueue(const SimConfig& config) : config_(config), thread_([this] { run(); }) {}
+  ~CallbackQueue() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void post(const std::string& path, json body, std::chrono::milliseconds delay) {
+    {
+      std::lock_guard lock(mutex_);
+      items_.push_back({std::chrono::steady_clock::now() + delay, path, body.dump()});
+    }
+    wake_.notify_all();
+  }
+  // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
+  long sendNow(const std::string& path, const std::string& body) {
+    long long ts = unixSeconds(std::chrono::system_clock::now());
+    auto response = httpRequest("POST", config_.gateway_url + path,
+                                {{"Content-Type", "application/json"},
+                                 {"X-Carrier-Timestamp", std::to_string(ts)},
+                                 {"X-Carrier-Signature", signCarrierCallback(config_.callback_secret, ts, body)}},
+                                body, std::chrono::seconds(5));
+    if (response.status < 200 || response.status >= 300) {
+      spdlog::warn("callback {} answered {} {}", path, response.status, response.error);
+    }
+    return response.status;
+  }
+
+ private:
+  struct Item {
+    std::chrono::steady_clock::time_point due;
+    std::string path, body;
+  };
+  void run() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      if (items_.empty()) {
+        wake_.wait(lock);
+        continue;
+      }
+      auto due = items_.front().due;
+      if (std::chrono::steady_clock::now() < due) {
+        wake_.wait_until(lock, due);
+        continue;
+      }
+      Item item = items_.front();
+      items_.pop_front();
+      lock.unlock();
+      sendNow(item.path, item.body);
+      lock.lock();
+    }
+  }
+  const SimConfig& config_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Item> items_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+void reply(Http::ResponseWriter& writer, Http::Code code, const json& body) {
+  writer.send(code, body.dump(), MIME(Application, Json));
+}
+
+json carrierError(const std::string& code, const std::string& title) {
+  return {{"errors", json::array({{{"code", code}, {"title", title}, {"detail", title}}})}};
+}
+
+class Simulator {
+ public:
+  explicit Simulator(const SimConfig& config) : config_(config), callbacks_(config) {}
+
+  void routes(Rest::Router& router) {
+    using namespace Rest;
+    Routes::Post(router, "/v2/messages", Routes::bind(&Simulator::sendMessage, this));
+    Routes::Get(router, "/v2/number_lookup/:number", Routes::bind(&Simulator::lookup, this));
+    Routes::Get(router, "/sim/messages", Routes::bind(&Simulator::listMessages, this));
+    Routes::Post(router, "/sim/inbound", Routes::bind(&Simulator::inbound, this));
+    Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
+    Routes::Delete(router, "/sim/faults", Routes::bind(&Simulator::clearFaults, this));
+    Routes::Get(router, "/health", Routes::bind(&Simulator::health, this));
+  }
+
+ private:
+  bool authorized(const Rest::Request& request) {
+    auto auth = request.headers().tryGet<Http::Header::Authorization>();
+    return auth && auth->value() == "Bearer " + config_.api_key;
+  }
+
+  void sendMessage(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    json body = json::parse(request.body(), nullptr, false);
+    if (!body.is_object() || !body.contains("from") || !body.contains("to") || !body.contains("text")) {
+      return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "Invalid request"));
+    }
+    if (auto fault = state_.takeSendFault()) {
+      if (fault->mode == "refuse") return reply(writer, Http::Code::Bad_Request, carrierError(fault->code, "Message refused"));
+      if (fault->mode == "error") return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Unexpected error"));
+      if (fault->mode == "throttle") return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
+      // timeout: accept the text (it may reach the handset) but answer too late.
+      std::this_thread::sleep_for(std::chrono::milliseconds(config_.timeout_fault_ms));
+    }
+    SimMessage message{crypto::uuid4(), body["from"], body["to"], body["text"], formatIso(std::chrono::system_clock::now())};
+    message.parts = std::max(1, countSegments(message.text).parts);
+    state_.recordMessage(message);
+    scheduleReceipt(message);
+    reply(writer, Http::Code::Ok,
+          {{"data",
+            {{"id", message.id}, {"record_type", "message"}, {"direction", "outbound"},
+             {"from", {{"phone_number", message.from}}}, {"to", json::array({{{"phone_number", message.to}, {"status", "queued"}}})},
+             {"text", message.text}, {"parts", message.parts}, {"created_at", message.created_at}}}});
+  }
+
+  void scheduleReceipt(const SimMessage& message) {
+    std::string status = "delivered";
+    json errors = json::array();
+    if (auto fault = state_.receiptFaultFor(message.to)) {
+      status = fault->status;
+      errors.push_back({{"code", fault->code}, {"title", "Delivery failed"}, {"detail", status}});
+    }
+    json callback = {{"data",
+                      {{"event_type", "message.finalized"}, {"id", crypto::uuid4()},
+                       {"occurred_at", formatIso(std::chrono::system_clock::now())},
+                       {"payload", {{"id", message.id}, {"to", json::array({{{"phone_number", message.to}, {"status", status}}})},
+                                    {"errors", errors}}}}}};
+    callbacks_.post("/carrier/receipts", callback, std::chrono::milliseconds(config_.receipt_delay_ms));
+  }
+
+  void lookup(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    std::string number = request.param(":number").as<std::string>();
+    reply(writer, Http::Code::Ok,
+          {{"data", {{"phone_number", number}, {"carrier", {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}}}}}});
+  }
+
+  void listMessages(const Rest::Request& request, Http::ResponseWriter writer) {
+    std::string to = request.query().get("to").value_or("");
+    if (to.starts_with("%2B") || to.starts_with("%2b")) to = "+" + to.substr(3);
+    if (to.starts_with(" ")) to = "+" + to.substr(1);  // an unencoded '+' read as a space
+    json data = json::array();
+    for (const auto& m : state_.messages(to)) {
+      data.push_back({{"id", m.id}, {"from", m.from}, {"to", m.to}, {"text", m.text}, {"parts", m.parts}, {"created_at", m.created_at}});
+    }
+    reply(writer, Http::Code::Ok, {{"data", data}});
+  }
+
+  void inbound(const Rest::Request& request, Http::ResponseWriter writer) {
+    json body = json::parse(request.body(), nullptr, false);
+    if (!body.is_object() || !body.contains("from") || !body.contains("to") || !body.contains("text")) {
+      return reply(writer, Http::Code::Unprocessable_Entity, {{"error", "from, to and text are required"}});
+    }
+    std::string id = crypto::uuid4();
+    std::string text = body["text"];
+    json callback = {{"data",
+                      {{"event_type", "message.received"}, {"id", crypto::uuid4()},
+                       {"occurred_at", formatIso(std::chrono::system_clock::now())},
+                       {"payload", {{"id", id}, {"from", {{"phone_number", body["from"]}}},
+                                    {"to", json::array({{{"phone_number", body["to"]}}})}, {"text", text},
+                                    {"parts", std::max(1, countSegments(text).parts)}}}}}};
+    long status = callbacks_.sendNow("/carrier/inbound", callback.dump());
+    reply(writer, Http::Code::Accepted, {{"id", id}, {"gateway_status", status}});
+  }
+
+  void addFault(const Rest::Request& request, Http::ResponseWriter writer) {
+    json body = json::parse(request.body(), nullptr, false);
+    if (auto error = state_.addFault(body)) return reply(writer, Http::Code::Unprocessable_Entity, {{"error", *error}});
+    reply(writer, Http::Code::Created, {{"status", "armed"}, {"fault", body}});
+  }
+
+  void clearFaults(const Rest::Request&, Http::ResponseWriter writer) {
+    state_.clearFaults();
+    writer.send(Http::Code::No_Content);
+  }
+
+  void health(const Rest::Request&, Http::ResponseWriter writer) { reply(writer, Http::Code::Ok, {{"status", "ok"}}); }
+
+  const SimConfig& config_;
+  SimState state_;
+  CallbackQueue callbacks_;
+};
+
+}  // namespace
+}  // namespace smsgw::sim
+
+int main(int argc, char** argv) {
+  using namespace smsgw::sim;
+  smsgw::initLogging("carrier-sim");
+  SimConfig config;
+  CLI::App app{"Carrier simulator"};
+  app.add_option("--host", config.host);
+  app.add_option("--port", config.port);
+  app.add_option("--api-key", config.api_key)->envname("CARRIER_API_KEY");
+  app.add_option("--gateway-url", config.gateway_url, "gateway base URL for callbacks")->envname("SIM_GATEWAY_URL");
+  app.add_option("--callback-secret", config.callback_secret)->envname("CARRIER_CALLBACK_SECRET");
+  app.add_option("--receipt-delay-ms", config.receipt_delay_ms)->envname("SIM_RECEIPT_DELAY_MS");
+  CLI11_PARSE(app, argc, argv);
+
+  std::signal(SIGTERM, [](int) { g_stop = true; });
+  std::signal(SIGINT, [](int) { g_stop = true; });
+  Simulator simulator(config);
+  Rest::Router router;
+  simulator.routes(router);
+  Http::Endpoint endpoint(Address(config.host, Port(static_cast<uint16_t>(config.port))));
+  endpoint.init(Http::Endpoint::options().threads(4).flags(Tcp::Options::ReuseAddr));
+  endpoint.setHandler(router.handler());
+  endpoint.serveThreaded();
+  spdlog::info("carrier simulator on http://{}:{}", config.host, config.port);
+  while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  endpoint.shutdown();
+  return 0;
+}

@@ -1,0 +1,93 @@
+#include "ops/carrier_sim/sim_state.h"
+
+namespace smsgw::sim {
+
+void SimState::recordMessage(SimMessage message) {
+  std::lock_guard lock(mutex_);
+  messages_.push_back(std::move(message));
+}
+
+std::vector<SimMessage> SimState::messages(const std::string& to_filter) const {
+  std::lock_guard lock(mutex_);
+  std::vector<SimMessage> out;
+  for (auto it = messages_.rbegin(); it != messages_.rend(); ++it) {
+    if (to_filter.empty() || it->to == to_filter) out.push_back(*it);
+  }
+  return out;
+}
+
+std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
+  if (!f.is_object() || !f.contains("kind") || !f["kind"].is_string()) return "kind is required";
+  std::string kind = f["kind"];
+  std::lock_guard lock(mutex_);
+  if (kind == "send") {
+    std::string mode = f.value("mode", "");
+    if (mode != "refuse" && mode != "error" && mode != "timeout" && mode != "throttle") {
+      return "mode must be refuse, error, timeout or throttle";
+    }
+    int count = f.value("count", 1);
+    if (count < 1) return "count must be at least 1";
+    send_faults_.push_back({{mode, f.value("code", mode == "refuse" ? "40300" : "")}, count});
+    return std::nullopt;
+  }
+  if (kind == "receipt") {
+    std::string status = f.value("status", "");
+    if (status != "delivery_failed" && status != "sending_failed" && status != "expired") {
+      return "status must be delivery_failed, sending_failed or expired";
+    }
+    if (!f.contains("to") || !f["to"].is_string()) return "to is required";
+    receipt_faults_[f["to"]] = {status, f.value("code", "30003")};
+    return std::nullopt;
+  }
+  if (kind == "landline" || kind == "voip") {
+    if (!f.contains("number") || !f["number"].is_string()) return "number is required";
+    line_types_[f["number"]] = kind;
+    return std::nullopt;
+  }
+  if (kind == "search" || kind == "order" || kind == "release") {
+    int count = f.value("count", 1);
+    if (count < 1) return "count must be at least 1";
+    counted_faults_[kind] += count;
+    return std::nullopt;
+  }
+  return "unknown kind";
+}
+
+void SimState::clearFaults() {
+  std::lock_guard lock(mutex_);
+  send_faults_.clear();
+  counted_faults_.clear();
+  receipt_faults_.clear();
+  line_types_.clear();
+}
+
+std::optional<SendFault> SimState::takeSendFault() {
+  std::lock_guard lock(mutex_);
+  if (send_faults_.empty()) return std::nullopt;
+  SendFault fault = send_faults_.front().first;
+  if (--send_faults_.front().second == 0) send_faults_.erase(send_faults_.begin());
+  return fault;
+}
+
+bool SimState::takeCountedFault(const std::string& kind) {
+  std::lock_guard lock(mutex_);
+  auto it = counted_faults_.find(kind);
+  if (it == counted_faults_.end() || it->second == 0) return false;
+  it->second--;
+  return true;
+}
+
+std::optional<ReceiptFault> SimState::receiptFaultFor(const std::string& to) const {
+  std::lock_guard lock(mutex_);
+  auto it = receipt_faults_.find(to);
+  if (it == receipt_faults_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string SimState::lineTypeOf(const std::string& number) const {
+  std::lock_guard lock(mutex_);
+  auto it = line_types_.find(number);
+  return it == line_types_.end() ? "mobile" : it->second;
+}
+
+}  // namespace smsgw::sim

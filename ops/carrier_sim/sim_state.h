@@ -1,0 +1,53 @@
+#pragma once
+// The carrier simulator's memory: texts it accepted and the faults tests injected.
+// Thread-safe (one mutex); faults with a count are used up one per matching call.
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smsgw::sim {
+
+struct SimMessage {
+  std::string id, from, to, text, created_at;
+  int parts = 1;
+};
+
+struct SendFault {
+  std::string mode;  // refuse, error, timeout, throttle
+  std::string code;
+};
+
+struct ReceiptFault {
+  std::string status;  // delivery_failed, sending_failed, expired
+  std::string code;
+};
+
+class SimState {
+ public:
+  void recordMessage(SimMessage message);
+  std::vector<SimMessage> messages(const std::string& to_filter) const;  // newest first
+
+  // Validates and stores a fault from POST /sim/faults; returns an error text when invalid.
+  std::optional<std::string> addFault(const nlohmann::json& fault);
+  void clearFaults();
+
+  std::optional<SendFault> takeSendFault();
+  bool takeCountedFault(const std::string& kind);  // search, order, release
+  std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
+  std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<SimMessage> messages_;
+  std::vector<std::pair<SendFault, int>> send_faults_;
+  std::map<std::string, int> counted_faults_;
+  std::map<std::string, ReceiptFault> receipt_faults_;
+  std::map<std::string, std::string> line_types_;
+};
+
+}  // namespace smsgw::sim

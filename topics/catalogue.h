@@ -1,0 +1,27 @@
+#pragma once
+// Every Kafka topic the system uses: name, partition count and what the record key is.
+// The embedded broker creates exactly these (plus one `<name>.dlq` each).
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace smsgw::topics {
+
+struct TopicSpec {
+  std::string_view name;
+  int partitions;
+  std::string_view key;  // what the record key holds; per-key order is what Kafka guarantees
+};
+
+inline constexpr TopicSpec kSmsOutbound{"sms.outbound", 6, "sending number (E.164)"};
+inline constexpr TopicSpec kCarrierReceipts{"carrier.receipts", 6, "carrier message id"};
+inline constexpr TopicSpec kSmsInbound{"sms.inbound", 6, "account number that received the text (E.164)"};
+inline constexpr TopicSpec kEvents{"events", 6, "account id"};
+inline constexpr TopicSpec kBillingRent{"billing.rent", 3, "phone number id"};
+
+std::span<const TopicSpec> allTopics();
+std::string deadLetterTopic(std::string_view topic);
+inline constexpr int kDeadLetterPartitions = 1;
+
+}  // namespace smsgw::topics

@@ -1,0 +1,148 @@
+#include "topics/consumer_loop.h"
+
+#include <librdkafka/rdkafka.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <memory>
+#include <thread>
+
+#include "topics/catalogue.h"
+#include "topics/records.h"
+
+namespace smsgw::topics {
+namespace {
+
+std::atomic<bool> g_stop_requested{false};
+
+void setConf(rd_kafka_conf_t* conf, const char* name, const std::string& value) {
+  char err[512];
+  if (rd_kafka_conf_set(conf, name, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
+    throw FatalConsumerError(std::string("kafka config ") + name + ": " + err);
+  }
+}
+
+Record toRecord(const rd_kafka_message_t* m) {
+  Record r;
+  r.topic = rd_kafka_topic_name(m->rkt);
+  r.partition = m->partition;
+  r.offset = m->offset;
+  if (m->key) r.key.assign(static_cast<const char*>(m->key), m->key_len);
+  if (m->payload) r.payload.assign(static_cast<const char*>(m->payload), m->len);
+  rd_kafka_headers_t* hdrs = nullptr;
+  if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const char* name;
+    const void* value;
+    size_t size;
+    for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+      r.headers[name] = value ? std::string(static_cast<const char*>(value), size) : std::string();
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+const std::atomic<bool>& stopOnSignals() {
+  std::signal(SIGTERM, [](int) { g_stop_requested = true; });
+  std::signal(SIGINT, [](int) { g_stop_requested = true; });
+  return g_stop_requested;
+}
+
+ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler)
+    : config_(std::move(config)), dead_letters_(dead_letters), handler_(std::move(handler)) {}
+
+void ConsumerLoop::deadLetter(const Record& record, const std::string& reason) {
+  RecordHeaders headers = record.headers;
+  headers["dlq.reason"] = reason;
+  headers["dlq.source"] = record.topic + "/" + std::to_string(record.partition) + "/" + std::to_string(record.offset);
+  dead_letters_.produceSync(deadLetterTopic(record.topic), record.key, record.payload, headers);
+  spdlog::warn("dead-lettered {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
+}
+
+ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record, const std::atomic<bool>& stop) {
+  auto first_failure = std::chrono::steady_clock::time_point{};
+  auto backoff = std::chrono::milliseconds(100);
+  int unknown_failures = 0;
+  while (true) {
+    try {
+      handler_(record);
+      return Handled::Done;
+    } catch (const PermanentError& e) {
+      deadLetter(record, e.what());
+      return Handled::DeadLettered;
+    } catch (const RetryableError& e) {
+      if (first_failure == std::chrono::steady_clock::time_point{}) first_failure = std::chrono::steady_clock::now();
+      if (std::chrono::steady_clock::now() - first_failure > config_.max_retry_time) {
+        throw FatalConsumerError(std::string("retryable failure outlasted its budget: ") + e.what());
+      }
+      spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, e.what());
+    } catch (const std::exception& e) {
+      // Unknown failures get a few tries, then the record is set aside rather than blocking others.
+      if (++unknown_failures >= kMaxUnknownFailures) {
+        deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) + " times: " + e.what());
+        return Handled::DeadLettered;
+      }
+      spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition, record.offset,
+                    unknown_failures, e.what());
+    }
+    if (stop.load()) return Handled::Interrupted;
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+  }
+}
+
+void ConsumerLoop::run(const std::atomic<bool>& stop) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  setConf(conf, "bootstrap.servers", config_.brokers);
+  setConf(conf, "group.id", config_.group_id);
+  setConf(conf, "enable.auto.offset.store", "false");  // we store after the handler committed
+  setConf(conf, "enable.auto.commit", "true");
+  setConf(conf, "auto.commit.interval.ms", "500");
+  setConf(conf, "auto.offset.reset", "earliest");
+  setConf(conf, "session.timeout.ms", std::to_string(config_.session_timeout_ms));
+  setConf(conf, "heartbeat.interval.ms", std::to_string(std::max(100, config_.session_timeout_ms / 6)));
+  setConf(conf, "topic.metadata.refresh.interval.ms", "5000");
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+  if (!rk) {
+    rd_kafka_conf_destroy(conf);
+    throw FatalConsumerError(std::string("kafka consumer: ") + err);
+  }
+  std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)> guard(rk, rd_kafka_destroy);
+  rd_kafka_poll_set_consumer(rk);
+
+  rd_kafka_topic_partition_list_t* subscription = rd_kafka_topic_partition_list_new(
+      static_cast<int>(config_.topics.size()));
+  for (const auto& topic : config_.topics) {
+    rd_kafka_topic_partition_list_add(subscription, topic.c_str(), RD_KAFKA_PARTITION_UA);
+  }
+  rd_kafka_resp_err_t sub_err = rd_kafka_subscribe(rk, subscription);
+  rd_kafka_topic_partition_list_destroy(subscription);
+  if (sub_err) throw FatalConsumerError(std::string("subscribe: ") + rd_kafka_err2str(sub_err));
+  spdlog::info("consuming {} as group {}", fmt::join(config_.topics, ","), config_.group_id);
+
+  while (!stop.load()) {
+    std::unique_ptr<rd_kafka_message_t, decltype(&rd_kafka_message_destroy)> message(rd_kafka_consumer_poll(rk, 200),
+                                                                                     rd_kafka_message_destroy);
+    if (!message) continue;
+    if (message->err) {
+      if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        spdlog::warn("consumer: {}", rd_kafka_message_errstr(message.get()));
+      }
+      continue;
+    }
+    Record record = toRecord(message.get());
+    if (handleWithRetries(record, stop) == Handled::Interrupted) break;  // not stored: replayed later
+    rd_kafka_topic_partition_list_t* position = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(position, record.topic.c_str(), record.partition)->offset = record.offset + 1;
+    rd_kafka_resp_err_t store_err = rd_kafka_offsets_store(rk, position);
+    rd_kafka_topic_partition_list_destroy(position);
+    if (store_err) spdlog::warn("offset store {}: {}", record.topic, rd_kafka_err2str(store_err));
+  }
+  spdlog::info("consumer closing");
+  rd_kafka_consumer_close(rk);  // commits stored offsets and leaves the group
+}
+
+}  // namespace smsgw::topics

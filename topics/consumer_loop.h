@@ -1,0 +1,66 @@
+#pragma once
+// The generic consume loop every worker runs (DESIGN.md rules 2 and 3):
+// - the handler runs its own database transaction and returns only after it committed;
+// - the offset is stored only after the handler returned, so a crash replays the record;
+// - PermanentError (and a record failing kMaxUnknownFailures times) goes to `<topic>.dlq`
+//   with the reason, so it never blocks its partition;
+// - RetryableError is retried with backoff; after `max_retry_time` the process exits (fatal)
+//   and the supervisor restarts it, replaying from the last stored offset.
+// Runs on the calling thread until `stop` becomes true, then closes cleanly (final commit).
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "topics/producer.h"
+
+namespace smsgw::topics {
+
+struct Record {
+  std::string topic;
+  int partition = 0;
+  long long offset = 0;
+  std::string key;
+  std::string payload;
+  RecordHeaders headers;
+};
+
+using RecordHandler = std::function<void(const Record&)>;
+
+struct ConsumerConfig {
+  std::string brokers;
+  std::string group_id;
+  std::vector<std::string> topics;
+  int session_timeout_ms = 6000;
+  std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
+};
+
+class FatalConsumerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ConsumerLoop {
+ public:
+  static constexpr int kMaxUnknownFailures = 5;
+
+  ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler);
+  // Throws FatalConsumerError when a retryable failure outlasts max_retry_time.
+  void run(const std::atomic<bool>& stop);
+
+ private:
+  enum class Handled { Done, DeadLettered, Interrupted };
+  Handled handleWithRetries(const Record& record, const std::atomic<bool>& stop);
+  void deadLetter(const Record& record, const std::string& reason);
+
+  ConsumerConfig config_;
+  Producer& dead_letters_;
+  RecordHandler handler_;
+};
+
+// Installs SIGTERM/SIGINT handlers that set the returned flag (for worker main()s).
+const std::atomic<bool>& stopOnSignals();
+
+}  // namespace smsgw::topics

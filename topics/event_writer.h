@@ -1,0 +1,22 @@
+#pragma once
+// Raises an event: one row in `events` and one outbox record on the `events` topic, both in
+// the caller's transaction. The event id is fixed here, once, and kept on every retry and replay.
+
+#include <soci/session.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace smsgw::topics {
+
+struct EventDraft {
+  std::string account_id;
+  std::string type;
+  bool livemode = true;
+  nlohmann::json data;
+};
+
+// Returns the event id.
+std::string raiseEvent(soci::session& sql, const EventDraft& draft);
+
+}  // namespace smsgw::topics

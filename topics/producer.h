@@ -1,0 +1,44 @@
+#pragma once
+// Idempotent Kafka producer (enable.idempotence, acks=all). `produce` returns a future that
+// completes when the broker acknowledged the record or fails with ProduceError.
+// Thread-safe; owns one librdkafka handle and a thread serving its delivery reports.
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+struct rd_kafka_s;
+
+namespace smsgw::topics {
+
+class ProduceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using RecordHeaders = std::map<std::string, std::string>;
+
+class Producer {
+ public:
+  Producer(const std::string& brokers, const std::string& client_id);
+  ~Producer();
+  Producer(const Producer&) = delete;
+  Producer& operator=(const Producer&) = delete;
+
+  std::future<void> produce(const std::string& topic, const std::string& key, const std::string& payload,
+                            const RecordHeaders& headers = {});
+  // Produces and waits for the acknowledgement; throws ProduceError.
+  void produceSync(const std::string& topic, const std::string& key, const std::string& payload,
+                   const RecordHeaders& headers = {}, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+ private:
+  rd_kafka_s* rk_ = nullptr;
+  std::atomic<bool> stopping_{false};
+  std::thread poller_;
+};
+
+}  // namespace smsgw::topics

@@ -1,0 +1,70 @@
+#pragma once
+// Record contracts: the JSON payload of each topic. Every payload carries "v" (contract
+// version); readers refuse versions they do not know as permanent errors (dead-lettered).
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace smsgw::topics {
+
+// A record that can never be handled (malformed, unknown version): goes to `<topic>.dlq`.
+class PermanentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A failure worth retrying (database or broker briefly away).
+class RetryableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// sms.outbound, v1: a queued message the sender worker must hand to the carrier.
+struct OutboundSms {
+  std::string message_id;
+  std::string account_id;
+  std::string from;
+  std::string mode;  // LIVE or TEST
+  nlohmann::json toJson() const;
+  static OutboundSms parse(const std::string& payload);
+};
+
+// carrier.receipts, v1: the carrier's final word on a message it accepted.
+struct CarrierReceipt {
+  std::string carrier_message_id;
+  std::string status;  // delivered, sending_failed, delivery_failed, expired, sending
+  nlohmann::json errors = nlohmann::json::array();  // [{code, title, detail}]
+  nlohmann::json toJson() const;
+  static CarrierReceipt parse(const std::string& payload);
+};
+
+// sms.inbound, v1: a text a subscriber sent to one of the account numbers.
+struct InboundSms {
+  std::string carrier_message_id;
+  std::string from;
+  std::string to;
+  std::string text;
+  int parts = 1;
+  std::string received_at;
+  nlohmann::json toJson() const;
+  static InboundSms parse(const std::string& payload);
+};
+
+// events, v1: the webhook envelope (spec "Registration and envelope") plus "v".
+struct EventRecord {
+  std::string id;
+  std::string type;
+  std::string created;
+  std::string account_id;
+  bool livemode = false;
+  nlohmann::json data;
+  nlohmann::json envelope() const;  // exactly the delivered body, without "v"
+  nlohmann::json toJson() const;
+  static EventRecord parse(const std::string& payload);
+};
+
+// Parses a payload and checks its contract version; throws PermanentError otherwise.
+nlohmann::json parseVersioned(const std::string& payload, int expected_version);
+
+}  // namespace smsgw::topics

@@ -1,0 +1,31 @@
+#pragma once
+// The one wiring every worker main() shares: config from the environment, the database pool,
+// the producer, the outbox relay and the consume loop. Returns the process exit code.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+#include "domain/clock.h"
+#include "topics/consumer_loop.h"
+#include "topics/outbox_relay.h"
+#include "topics/producer.h"
+
+namespace smsgw::workers {
+
+struct WorkerContext {
+  db::Database& db;
+  topics::Producer& producer;
+  topics::OutboxRelay& relay;
+  const Clock& clock;
+};
+
+struct WorkerSpec {
+  std::string name;                 // process and consumer-group name, e.g. "sender"
+  std::vector<std::string> topics;  // topics consumed
+};
+
+int runWorker(const WorkerSpec& spec, const std::function<topics::RecordHandler(WorkerContext&)>& make_handler);
+
+}  // namespace smsgw::workers
