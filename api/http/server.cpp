@@ -114,6 +114,19 @@ void checkAccountState(const Caller& caller, const RouteOptions& options) {
   }
 }
 
+// A response header known only by name: Pistache writes typed headers, not raw ones.
+class NamedHeader final : public Http::Header::Header {
+ public:
+  NamedHeader(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
+  const char* name() const override { return name_.c_str(); }
+  void write(std::ostream& os) const override { os << value_; }
+  uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
+
+ private:
+  std::string name_;
+  std::string value_;
+};
+
 class Handler final : public Http::Handler {
  public:
   HTTP_PROTOTYPE(Handler)
@@ -180,7 +193,7 @@ class Handler final : public Http::Handler {
       writer.headers().remove<Http::Header::Connection>();
       writer.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
     }
-    for (const auto& [name, value] : response.headers) writer.headers().addRaw(Http::Header::Raw(name, value));
+    for (const auto& [name, value] : response.headers) writer.headers().add(std::make_shared<NamedHeader>(name, value));
     auto code = static_cast<Http::Code>(response.status);
     if (!response.has_body) {
       writer.send(code);

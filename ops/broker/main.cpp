@@ -36,7 +36,9 @@ int main(int argc, char** argv) {
   std::string bootstrap_file;
   int brokers = 1;
   app.add_option("--bootstrap-file", bootstrap_file, "where to write the bootstrap address")->required();
+  std::vector<std::string> extra_topics;
   app.add_option("--brokers", brokers, "number of mock brokers");
+  app.add_option("--extra-topic", extra_topics, "NAME:PARTITIONS of a topic outside the catalogue (tests)");
   CLI11_PARSE(app, argc, argv);
 
   std::signal(SIGTERM, [](int) { g_stop = true; });
@@ -60,6 +62,15 @@ int main(int argc, char** argv) {
     std::string dlq = smsgw::topics::deadLetterTopic(topic.name);
     if (rd_kafka_mock_topic_create(cluster, name.c_str(), topic.partitions, 1) ||
         rd_kafka_mock_topic_create(cluster, dlq.c_str(), smsgw::topics::kDeadLetterPartitions, 1)) {
+      std::cerr << "could not create topic " << name << "\n";
+      return 1;
+    }
+  }
+  for (const auto& extra : extra_topics) {
+    auto colon = extra.find(':');
+    std::string name = extra.substr(0, colon);
+    int partitions = colon == std::string::npos ? 1 : std::stoi(extra.substr(colon + 1));
+    if (rd_kafka_mock_topic_create(cluster, name.c_str(), partitions, 1)) {
       std::cerr << "could not create topic " << name << "\n";
       return 1;
     }

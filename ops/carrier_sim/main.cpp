@@ -123,6 +123,8 @@ class Simulator {
     Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
     Routes::Delete(router, "/sim/faults", Routes::bind(&Simulator::clearFaults, this));
     Routes::Get(router, "/health", Routes::bind(&Simulator::health, this));
+    Routes::Post(router, "/sim/webhook-inbox", Routes::bind(&Simulator::receiveWebhook, this));
+    Routes::Get(router, "/sim/webhook-inbox", Routes::bind(&Simulator::listWebhooks, this));
   }
 
  private:
@@ -218,9 +220,27 @@ class Simulator {
 
   void health(const Rest::Request&, Http::ResponseWriter writer) { reply(writer, Http::Code::Ok, {{"status", "ok"}}); }
 
+  // A demo webhook receiver for the README walkthrough: keeps what it is sent, newest first.
+  void receiveWebhook(const Rest::Request& request, Http::ResponseWriter writer) {
+    json headers = json::object();
+    for (const auto& [name, raw] : request.headers().rawList()) headers[name] = raw.value();
+    json body = json::parse(request.body(), nullptr, false);
+    std::lock_guard lock(inbox_mutex_);
+    inbox_.insert(inbox_.begin(), {{"headers", headers}, {"body", body.is_discarded() ? json(request.body()) : body}});
+    if (inbox_.size() > 200) inbox_.pop_back();
+    reply(writer, Http::Code::Ok, {{"received", true}});
+  }
+
+  void listWebhooks(const Rest::Request&, Http::ResponseWriter writer) {
+    std::lock_guard lock(inbox_mutex_);
+    reply(writer, Http::Code::Ok, {{"data", inbox_}});
+  }
+
   const SimConfig& config_;
   SimState state_;
   CallbackQueue callbacks_;
+  std::mutex inbox_mutex_;
+  std::vector<json> inbox_;
 };
 
 }  // namespace

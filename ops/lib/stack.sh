@@ -1,0 +1,170 @@
+# Shared by ops/up, ops/down, ops/status and ops/test: install, build, start and stop the
+# whole local stack. Every setting comes from the environment with the defaults below.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+: "${SMSGW_DATA_DIR:=$REPO_ROOT/.data/dev}"
+: "${SMSGW_BUILD_DIR:=$REPO_ROOT/build}"
+: "${SMSGW_BUILD_TYPE:=RelWithDebInfo}"
+: "${SMSGW_SANITIZE:=OFF}"
+: "${PG_PORT:=15432}"
+: "${API_PORT:=8080}"
+: "${SIM_PORT:=8090}"
+: "${SMSGW_BIND_HOST:=127.0.0.1}"
+
+RUN_DIR="$SMSGW_DATA_DIR/run"
+LOG_DIR="$SMSGW_DATA_DIR/logs"
+PG_DIR="$SMSGW_DATA_DIR/pg"
+BOOTSTRAP_FILE="$SMSGW_DATA_DIR/kafka.bootstrap"
+WORKERS=(sender receipt inbound-keyword webhook-dispatcher rent-billing)
+
+log() { printf '[ops] %s\n' "$*" >&2; }
+die() { printf '[ops] error: %s\n' "$*" >&2; exit 1; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+install_packages() {
+  local wanted missing=()
+  mapfile -t wanted < <(grep -v '^#' "$REPO_ROOT/ops/lib/packages.txt" | sed '/^$/d')
+  for pkg in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then return 0; fi
+  log "installing: ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+  log "building in $SMSGW_BUILD_DIR ($SMSGW_BUILD_TYPE, sanitizers $SMSGW_SANITIZE)"
+  cmake -S "$REPO_ROOT" -B "$SMSGW_BUILD_DIR" -DCMAKE_BUILD_TYPE="$SMSGW_BUILD_TYPE" \
+    -DSMSGW_SANITIZE="$SMSGW_SANITIZE" -DSMSGW_WERROR="${SMSGW_WERROR:-OFF}" >/dev/null
+  cmake --build "$SMSGW_BUILD_DIR" -j"${SMSGW_JOBS:-2}"
+}
+
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+database_url() { echo "host=127.0.0.1 port=$PG_PORT dbname=smsgw user=smsgw"; }
+
+start_postgres() {
+  local bin; bin="$(pg_bin)"; [ -n "$bin" ] || die "PostgreSQL server binaries not found"
+  mkdir -p "$SMSGW_DATA_DIR"
+  if [ ! -f "$PG_DIR/PG_VERSION" ]; then
+    log "creating PostgreSQL cluster in $PG_DIR"
+    mkdir -p "$PG_DIR"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$PG_DIR"
+    as_pg "$bin/initdb" -D "$PG_DIR" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  if as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
+    log "PostgreSQL already running on $PG_PORT"
+  else
+    as_pg "$bin/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w -t 60 start \
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c max_connections=200 -c fsync=${PG_FSYNC:-on}" >/dev/null
+  fi
+  local psql=("$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA)
+  if [ -z "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname = 'smsgw'")" ]; then
+    "${psql[@]}" -c "CREATE ROLE smsgw LOGIN CREATEDB" >/dev/null
+  fi
+  if [ -z "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname = 'smsgw'")" ]; then
+    "${psql[@]}" -c "CREATE DATABASE smsgw OWNER smsgw" >/dev/null
+  fi
+}
+
+stop_postgres() {
+  local bin; bin="$(pg_bin)"
+  if [ -f "$PG_DIR/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
+    as_pg "$bin/pg_ctl" -D "$PG_DIR" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
+  fi
+}
+
+is_running() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
+
+# start NAME COMMAND...: runs detached with its log and pid file, unless already running.
+start() {
+  local name="$1"; shift
+  mkdir -p "$RUN_DIR" "$LOG_DIR"
+  if is_running "$name"; then log "$name already running (pid $(cat "$RUN_DIR/$name.pid"))"; return 0; fi
+  setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
+  echo $! > "$RUN_DIR/$name.pid"
+}
+
+stop() {
+  local name="$1" pid
+  [ -f "$RUN_DIR/$name.pid" ] || return 0
+  pid="$(cat "$RUN_DIR/$name.pid")"
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then log "$name did not stop in 10 s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+    log "$name stopped"
+  fi
+  rm -f "$RUN_DIR/$name.pid"
+}
+
+service_env() {
+  export DATABASE_URL; DATABASE_URL="$(database_url)"
+  export KAFKA_BOOTSTRAP_FILE="$BOOTSTRAP_FILE"
+  export API_HOST="$SMSGW_BIND_HOST" API_PORT
+  export CARRIER_BASE_URL="http://127.0.0.1:$SIM_PORT"
+  export CARRIER_API_KEY="${CARRIER_API_KEY:-sim-key}"
+  export CARRIER_CALLBACK_SECRET="${CARRIER_CALLBACK_SECRET:-sim-callback-secret}"
+  export SIM_GATEWAY_URL="http://127.0.0.1:$API_PORT"
+  export ALLOW_PRIVATE_WEBHOOK_TARGETS="${ALLOW_PRIVATE_WEBHOOK_TARGETS:-true}"
+  export KAFKA_SESSION_TIMEOUT_MS="${KAFKA_SESSION_TIMEOUT_MS:-6000}"
+}
+
+wait_for() {  # wait_for WHAT SECONDS COMMAND...
+  local what="$1" seconds="$2"; shift 2
+  for _ in $(seq 1 $((seconds * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  die "$what did not become healthy in ${seconds}s (logs: $LOG_DIR)"
+}
+
+worker_started() { is_running "$1" && grep -q "worker $1 started" "$LOG_DIR/$1.log"; }
+
+start_services() {
+  local bin="$SMSGW_BUILD_DIR"
+  service_env
+  if ! is_running broker; then rm -f "$BOOTSTRAP_FILE"; fi
+  start broker "$bin/ops/smsgw-broker" --bootstrap-file "$BOOTSTRAP_FILE" ${SMSGW_BROKER_ARGS:-}
+  wait_for "the broker" 30 test -s "$BOOTSTRAP_FILE"
+  "$bin/db/smsgw-migrate" >&2
+  start carrier-sim "$bin/ops/smsgw-carrier-sim" --host 127.0.0.1 --port "$SIM_PORT"
+  start api "$bin/api/smsgw-api"
+  for w in "${WORKERS[@]}"; do start "$w" "$bin/workers/smsgw-$w"; done
+  wait_for "the carrier simulator" 30 curl -fsS "http://127.0.0.1:$SIM_PORT/health"
+  wait_for "the API" 60 curl -fsS "http://127.0.0.1:$API_PORT/health"
+  for w in "${WORKERS[@]}"; do wait_for "worker $w" 60 worker_started "$w"; done
+}
+
+stop_services() {
+  for w in "${WORKERS[@]}"; do stop "$w"; done
+  stop api
+  stop carrier-sim
+  stop broker
+  rm -f "$BOOTSTRAP_FILE"
+}
+
+print_status() {
+  printf '%-20s %-8s %s\n' PROCESS STATE DETAIL
+  local bin; bin="$(pg_bin)"
+  if [ -f "$PG_DIR/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
+    printf '%-20s %-8s %s\n' postgresql up "$(database_url)"
+  else
+    printf '%-20s %-8s\n' postgresql down
+  fi
+  for name in broker carrier-sim api "${WORKERS[@]}"; do
+    local detail=""
+    case "$name" in
+      broker) [ -s "$BOOTSTRAP_FILE" ] && detail="bootstrap $(cat "$BOOTSTRAP_FILE") (file $BOOTSTRAP_FILE)";;
+      carrier-sim) detail="http://127.0.0.1:$SIM_PORT";;
+      api) detail="http://$SMSGW_BIND_HOST:$API_PORT";;
+    esac
+    if is_running "$name"; then printf '%-20s %-8s %s\n' "$name" up "pid $(cat "$RUN_DIR/$name.pid") $detail"
+    else printf '%-20s %-8s\n' "$name" down; fi
+  done
+  echo "logs: $LOG_DIR"
+}
