@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     auto colon = extra.find(':');
     std::string name = extra.substr(0, colon);
     int partitions = colon == std::string::npos ? 1 : std::stoi(extra.substr(colon + 1));
-    if (rd_kafka_mock_topic_create(cluster, name.c_str(), partitions, 1)) {
+    std::string dlq = smsgw::topics::deadLetterTopic(name);
+    if (rd_kafka_mock_topic_create(cluster, name.c_str(), partitions, 1) ||
+        rd_kafka_mock_topic_create(cluster, dlq.c_str(), smsgw::topics::kDeadLetterPartitions, 1)) {
       std::cerr << "could not create topic " << name << "\n";
       return 1;
     }

@@ -1,0 +1,134 @@
+// The HTTP edge: error bodies, languages, framework errors, keep-alive and rate limits.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "tests/support/accounts.h"
+#include "tests/support/test_env.h"
+
+using namespace smsgw::testing;
+
+namespace {
+
+void expectErrorBody(const Reply& reply, long status, const std::string& code) {
+  EXPECT_EQ(reply.status, status) << reply.raw_body;
+  EXPECT_EQ(reply.body["code"], code) << reply.raw_body;
+  EXPECT_EQ(reply.body["statusCode"], status);
+  EXPECT_TRUE(reply.body["message"].is_string());
+  EXPECT_TRUE(reply.body["messageEn"].is_string());
+  EXPECT_TRUE(reply.body["messageFr"].is_string());
+}
+
+}  // namespace
+
+TEST(HttpEdge, MissingOrInvalidKeysAreUnauthorized) {
+  HttpTestClient api(apiUrl());
+  expectErrorBody(api.call("GET", "/v1/messages"), 401, "UNAUTHORIZED");
+  expectErrorBody(api.call("GET", "/v1/messages", bearer("mk_test_nope")), 401, "UNAUTHORIZED");
+  expectErrorBody(api.call("GET", "/v1/messages", {{"X-API-Key", "mk_live_" + std::string(32, 'a')}}), 401,
+                  "UNAUTHORIZED");
+}
+
+TEST(HttpEdge, BothKeyHeadersAuthenticate) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  EXPECT_EQ(api.call("GET", "/v1/accounts/me", bearer(account.test_key)).status, 200);
+  Reply viaHeader = api.call("GET", "/v1/accounts/me", {{"X-API-Key", account.test_key}});
+  EXPECT_EQ(viaHeader.status, 200);
+  EXPECT_EQ(viaHeader.body["caller"]["mode"], "TEST");
+  EXPECT_TRUE(viaHeader.body["caller"]["oauth_client"].is_null());
+}
+
+TEST(HttpEdge, MessageFollowsAcceptLanguage) {
+  HttpTestClient api(apiUrl());
+  Reply french = api.call("GET", "/v1/messages", {{"Accept-Language", "fr-CA,fr;q=0.9,en;q=0.5"}});
+  EXPECT_EQ(french.body["message"], french.body["messageFr"]);
+  EXPECT_NE(french.body["messageEn"], french.body["messageFr"]);
+  Reply english = api.call("GET", "/v1/messages", {{"Accept-Language", "en-CA"}});
+  EXPECT_EQ(english.body["message"], english.body["messageEn"]);
+}
+
+TEST(HttpEdge, FrameworkErrorsUseTheSpecBody) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  std::string bad_json = "{\"to\": ";
+  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
+                           nullptr, &bad_json),
+                  400, "FST_ERR_CTP_INVALID_JSON_BODY");
+  std::string text = "hello";
+  expectErrorBody(
+      api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "text/plain"}}), nullptr, &text),
+      415, "FST_ERR_CTP_INVALID_MEDIA_TYPE");
+  std::string huge = "{\"body\":\"" + std::string(2 * 1024 * 1024, 'a') + "\"}";
+  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
+                           nullptr, &huge),
+                  413, "FST_ERR_CTP_BODY_TOO_LARGE");
+  std::string empty;
+  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
+                           nullptr, &empty),
+                  400, "FST_ERR_CTP_EMPTY_JSON_BODY");
+}
+
+TEST(HttpEdge, ValidationErrorsNameTheField) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  Reply reply = api.call("POST", "/v1/webhooks", bearer(account.test_key), {{"events", {"message.sent"}}});
+  expectErrorBody(reply, 422, "VALIDATION_ERROR");
+  EXPECT_EQ(reply.body["details"][0]["field"], "url");
+}
+
+TEST(HttpEdge, UnknownRoutesAreNotFound) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  expectErrorBody(api.call("GET", "/v1/nothing-here", bearer(account.test_key)), 404, "NOT_FOUND");
+}
+
+TEST(HttpEdge, KeepsConnectionsOpenForHttp11ClientsThatDoNotAsk) {
+  HttpTestClient api(apiUrl());
+  Reply first = api.call("GET", "/health");
+  Reply second = api.call("GET", "/health");
+  EXPECT_EQ(first.status, 200);
+  EXPECT_EQ(first.new_connections, 1);
+  EXPECT_EQ(second.new_connections, 0) << "the second request should reuse the first connection";
+}
+
+TEST(HttpEdge, EveryAuthenticatedResponseCarriesRateHeaders) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  Reply reply = api.call("GET", "/v1/accounts/me", bearer(account.test_key));
+  EXPECT_EQ(reply.header("x-ratelimit-limit"), "100");
+  EXPECT_FALSE(reply.header("x-ratelimit-remaining").empty());
+  EXPECT_FALSE(reply.header("x-ratelimit-reset").empty());
+  Reply refused = api.call("GET", "/v1/webhooks/wh_none", bearer(account.test_key));
+  EXPECT_EQ(refused.header("x-ratelimit-limit"), "100");
+}
+
+TEST(HttpEdge, MoreThanAHundredRequestsASecondAreRateLimited) {
+  TestAccount account;
+  {
+    HttpTestClient api(apiUrl());
+    account = signUp(api);
+  }
+  std::atomic<int> limited{0}, ok{0};
+  std::atomic<bool> saw_retry_after{true};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      HttpTestClient api(apiUrl());
+      for (int i = 0; i < 150 && limited.load() == 0; ++i) {
+        Reply reply = api.call("GET", "/v1/accounts/me", bearer(account.test_key));
+        if (reply.status == 429) {
+          limited++;
+          if (reply.header("retry-after").empty() || reply.body["code"] != "RATE_LIMITED") saw_retry_after = false;
+        } else {
+          ok++;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_GT(limited.load(), 0);
+  EXPECT_TRUE(saw_retry_after.load());
+  EXPECT_GE(ok.load(), 100);
+}

@@ -1,0 +1,129 @@
+// The consume loop in real processes against the real broker: a consumer killed mid-batch
+// loses nothing, a duplicate record changes nothing, poison goes to the DLQ, SIGTERM is clean.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <soci/soci.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "db/database.h"
+#include "domain/ids.h"
+#include "tests/support/kafka_reader.h"
+#include "tests/support/scratch_database.h"
+#include "topics/producer.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+constexpr const char* kTopic = "it.scratch";
+
+class ConsumerLoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scratch_.exec("CREATE TABLE probe_effects (id text PRIMARY KEY); CREATE TABLE probe_attempts (id text NOT NULL)");
+    database_ = std::make_unique<db::Database>(scratch_.url(), 1);
+  }
+  void TearDown() override {
+    for (pid_t pid : children_) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+
+  pid_t startProbe(int delay_ms) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      std::string delay = std::to_string(delay_ms);
+      std::string b = brokers();
+      execl(CONSUME_PROBE_PATH, "consume_probe", "--database-url", scratch_.url().c_str(), "--brokers", b.c_str(),
+            "--group", group_.c_str(), "--topic", kTopic, "--run", run_.c_str(), "--delay-ms", delay.c_str(), nullptr);
+      _exit(127);
+    }
+    children_.push_back(pid);
+    return pid;
+  }
+
+  void produce(const std::string& id) {
+    producer_.produceSync(kTopic, id, nlohmann::json({{"run", run_}, {"id", id}}).dump());
+  }
+
+  int count(const std::string& table) {
+    db::Session sql(*database_);
+    int n = 0;
+    *sql << "SELECT count(*) FROM " + table, soci::into(n);
+    return n;
+  }
+
+  bool waitUntil(const std::function<bool()>& done, std::chrono::seconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return done();
+  }
+
+  ScratchDatabase scratch_;
+  std::unique_ptr<db::Database> database_;
+  topics::Producer producer_{brokers(), "consumer-loop-test"};
+  std::string run_ = randomBase62(10);
+  std::string group_ = "it-probe-" + randomBase62(8);
+  std::vector<pid_t> children_;
+};
+
+}  // namespace
+
+TEST_F(ConsumerLoopTest, ConsumerKilledMidBatchLosesNothingAndDuplicatesChangeNothing) {
+  constexpr int kRecords = 30;
+  for (int i = 0; i < kRecords; ++i) produce("r" + std::to_string(i));
+  pid_t first = startProbe(/*delay_ms=*/150);
+  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") >= 5; }, std::chrono::seconds(60)));
+  kill(first, SIGKILL);  // mid-batch: some records handled, their offsets maybe not committed
+  waitpid(first, nullptr, 0);
+  int handled_before_kill = count("probe_effects");
+  ASSERT_LT(handled_before_kill, kRecords) << "the probe finished before it could be killed";
+
+  startProbe(/*delay_ms=*/10);
+  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") == kRecords; }, std::chrono::seconds(90)))
+      << "records were lost: " << count("probe_effects") << " of " << kRecords;
+
+  int attempts_before = count("probe_attempts");
+  produce("r7");  // a duplicate delivery of a record already handled
+  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; }, std::chrono::seconds(30)));
+  EXPECT_EQ(count("probe_effects"), kRecords);
+}
+
+TEST_F(ConsumerLoopTest, PoisonRecordGoesToTheDeadLetterTopicWithoutBlockingThePartition) {
+  std::string key = "poison-" + run_;
+  producer_.produceSync(kTopic, key, "this is not json");
+  produce("after-poison");
+  startProbe(/*delay_ms=*/0);
+  auto dead = readRecords(std::string(kTopic) + ".dlq", [&](const topics::Record& r) { return r.key == key; }, 1,
+                          std::chrono::seconds(60));
+  ASSERT_EQ(dead.size(), 1u);
+  EXPECT_EQ(dead[0].payload, "this is not json");
+  EXPECT_EQ(dead[0].headers["dlq.reason"], "payload is not JSON");
+  EXPECT_TRUE(dead[0].headers["dlq.source"].starts_with("it.scratch/"));
+  EXPECT_TRUE(waitUntil([&] { return count("probe_effects") == 1; }, std::chrono::seconds(60)));
+}
+
+TEST_F(ConsumerLoopTest, SigtermClosesTheConsumerCleanly) {
+  produce("only");
+  pid_t probe = startProbe(/*delay_ms=*/0);
+  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") == 1; }, std::chrono::seconds(60)));
+  kill(probe, SIGTERM);
+  int status = -1;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (waitpid(probe, &status, WNOHANG) == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  children_.clear();
+  ASSERT_TRUE(WIFEXITED(status)) << "probe did not exit after SIGTERM";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}

@@ -1,0 +1,41 @@
+// Migrations apply from empty, are recorded, re-run as no-ops and roll back a failing file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "db/migrator.h"
+#include "domain/ids.h"
+#include "tests/support/scratch_database.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+TEST(Migrations, ApplyFromEmptyAndRecordTheirVersions) {
+  ScratchDatabase database(/*migrate=*/false);
+  auto first = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR);
+  ASSERT_FALSE(first.applied.empty());
+  EXPECT_EQ(first.applied.front(), "0001_foundation.sql");
+  EXPECT_EQ(first.already_applied, 0);
+  // The tables the code relies on exist.
+  database.exec("SELECT id, balance_cents FROM accounts LIMIT 0");
+  database.exec("SELECT id, published_at FROM outbox LIMIT 0");
+  database.exec("SELECT api_account_document(a) FROM accounts a LIMIT 0");
+
+  auto second = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR);
+  EXPECT_TRUE(second.applied.empty());
+  EXPECT_EQ(second.already_applied, static_cast<int>(first.applied.size()));
+}
+
+TEST(Migrations, AFailingMigrationLeavesNothingBehind) {
+  ScratchDatabase database(/*migrate=*/false);
+  auto dir = std::filesystem::temp_directory_path() / ("migrations_" + randomBase62(8));
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(std::filesystem::path(SMSGW_MIGRATIONS_DIR) / "0001_foundation.sql", dir / "0001_foundation.sql");
+  std::ofstream(dir / "0002_broken.sql") << "CREATE TABLE half_done (id int);\nSELECT no_such_function();\n";
+
+  EXPECT_THROW(db::migrate(database.url(), dir.string()), std::runtime_error);
+  EXPECT_THROW(database.exec("SELECT 1 FROM half_done"), std::runtime_error);  // rolled back
+  database.exec("SELECT 1 FROM accounts");                                    // 0001 stayed applied
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,110 @@
+// The outbox: rows publish only once committed, and the sweeper publishes rows a crash left.
+#include <gtest/gtest.h>
+
+#include <soci/soci.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db/database.h"
+#include "db/outbox.h"
+#include "domain/ids.h"
+#include "tests/support/kafka_reader.h"
+#include "tests/support/scratch_database.h"
+#include "topics/outbox_relay.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+constexpr const char* kTopic = "it.scratch";
+
+size_t publishedCount(db::Database& database, long long id) {
+  db::Session sql(database);
+  int published = 0;
+  *sql << "SELECT count(*) FROM outbox WHERE id = :id AND published_at IS NOT NULL", soci::use(id), soci::into(published);
+  return static_cast<size_t>(published);
+}
+
+auto withKey(const std::string& key) {
+  return [key](const topics::Record& r) { return r.key == key; };
+}
+
+}  // namespace
+
+TEST(OutboxRelay, PublishesOnlyCommittedRows) {
+  ScratchDatabase scratch;
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "outbox-test");
+  topics::OutboxRelay relay(database, producer);
+  std::string rolled_back_key = "rb-" + randomBase62(8), committed_key = "ok-" + randomBase62(8);
+  {
+    db::Session sql(database);
+    soci::transaction tx(*sql);
+    db::enqueueOutbox(*sql, kTopic, rolled_back_key, R"({"v":1})");
+    tx.rollback();
+  }
+  EXPECT_EQ(relay.publishPending(), 0);
+  long long id = 0;
+  {
+    db::Session sql(database);
+    soci::transaction tx(*sql);
+    id = db::enqueueOutbox(*sql, kTopic, committed_key, R"({"v":1,"n":2})");
+    EXPECT_EQ(relay.publishPending(), 0) << "an uncommitted row must not be visible to the relay";
+    tx.commit();
+  }
+  EXPECT_EQ(relay.publishPending(), 1);
+  EXPECT_EQ(publishedCount(database, id), 1u);
+  auto records = readRecords(kTopic, withKey(committed_key), 1, std::chrono::seconds(20));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].payload, R"({"v":1,"n":2})");
+  EXPECT_TRUE(readRecords(kTopic, withKey(rolled_back_key), 1, std::chrono::seconds(3)).empty());
+}
+
+TEST(OutboxRelay, SweeperPublishesWhatACrashBetweenCommitAndPublishLeft) {
+  ScratchDatabase scratch;
+  std::string key = "crash-" + randomBase62(8);
+  long long id = 0;
+  // A process commits its change and outbox row, then dies before publishing: only the
+  // committed row remains. This child process does exactly that and exits without a relay.
+  pid_t child = fork();
+  if (child == 0) {
+    db::Database database(scratch.url(), 1);
+    db::Session sql(database);
+    db::enqueueOutbox(*sql, kTopic, key, R"({"v":1,"from":"crashed"})");
+    _exit(9);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 9);
+
+  db::Database database(scratch.url(), 2);
+  {
+    db::Session sql(database);
+    *sql << "SELECT id FROM outbox WHERE record_key = :k AND published_at IS NULL", soci::use(key), soci::into(id);
+    ASSERT_TRUE(sql->got_data());
+  }
+  topics::Producer producer(brokers(), "sweeper-test");
+  topics::OutboxRelay relay(database, producer, {std::chrono::milliseconds(100), 500});
+  relay.start();  // no notify(): only the timed sweep can find the row
+  auto records = readRecords(kTopic, withKey(key), 1, std::chrono::seconds(30));
+  relay.stop();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(publishedCount(database, id), 1u);
+}
+
+TEST(OutboxRelay, KeepsOutboxOrderForOneKey) {
+  ScratchDatabase scratch;
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "order-test");
+  topics::OutboxRelay relay(database, producer);
+  std::string key = "order-" + randomBase62(8);
+  {
+    db::Session sql(database);
+    for (int i = 0; i < 20; ++i) db::enqueueOutbox(*sql, kTopic, key, std::to_string(i));
+  }
+  EXPECT_EQ(relay.publishPending(), 20);
+  auto records = readRecords(kTopic, withKey(key), 20, std::chrono::seconds(20));
+  ASSERT_EQ(records.size(), 20u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(records[static_cast<size_t>(i)].payload, std::to_string(i));
+}

@@ -1,0 +1,39 @@
+#pragma once
+// A small HTTP client for tests: JSON in and out, response headers captured, and an optional
+// reusable connection (to observe keep-alive).
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace smsgw::testing {
+
+struct Reply {
+  long status = 0;
+  nlohmann::json body;
+  std::string raw_body;
+  std::map<std::string, std::string> headers;  // lower-cased names
+  long new_connections = 0;
+  std::string header(const std::string& name) const;
+};
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+class HttpTestClient {
+ public:
+  explicit HttpTestClient(std::string base_url);
+  ~HttpTestClient();
+  // `body` is sent as JSON unless null; `raw` overrides it.
+  Reply call(const std::string& method, const std::string& path, const Headers& headers = {},
+             const nlohmann::json& body = nullptr, const std::string* raw = nullptr);
+
+ private:
+  std::string base_url_;
+  void* curl_;  // one handle, so connections are reused when the server keeps them open
+};
+
+Headers bearer(const std::string& key, Headers more = {});
+
+}  // namespace smsgw::testing

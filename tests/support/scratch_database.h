@@ -1,0 +1,24 @@
+#pragma once
+// A fresh PostgreSQL database for one test, migrated from empty with the real migrations,
+// dropped afterwards. Keeps a test's rows away from the running stack's relays and workers.
+
+#include <string>
+
+namespace smsgw::testing {
+
+class ScratchDatabase {
+ public:
+  explicit ScratchDatabase(bool migrate = true);
+  ~ScratchDatabase();
+  const std::string& url() const { return url_; }
+  const std::string& name() const { return name_; }
+  void exec(const std::string& sql) const;  // runs SQL on the scratch database; throws on error
+
+ private:
+  std::string name_;
+  std::string url_;
+};
+
+std::string adminUrl();
+
+}  // namespace smsgw::testing
