@@ -83,15 +83,15 @@ void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes) {
   req.raw_body = request.body();
   if (!hasBodyMethod(req.method)) return;
   auto content_type = req.header("content-type");
-  if (!content_type) {
-    if (!req.raw_body.empty()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  bool json_type = content_type && isJsonContentType(*content_type);
+  bool empty = req.raw_body.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (empty) {
+    // Like Fastify: an empty body is no body, unless it claims to be JSON.
+    if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
     return;
   }
-  if (!isJsonContentType(*content_type)) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  if (!json_type) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
   if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
-  if (req.raw_body.find_first_not_of(" \t\r\n") == std::string::npos) {
-    throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
-  }
   req.body = nlohmann::json::parse(req.raw_body, nullptr, false);
   if (req.body.is_discarded()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
 }

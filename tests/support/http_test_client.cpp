@@ -3,7 +3,6 @@
 #include <curl/curl.h>
 
 #include <cctype>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "tests/support/test_env.h"
@@ -32,11 +31,6 @@ size_t onHeader(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
-std::string requiredEnv(const char* name) {
-  const char* value = std::getenv(name);
-  if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set: run the tests through ops/test");
-  return value;
-}
 
 std::string Reply::header(const std::string& name) const {
   auto it = headers.find(name);

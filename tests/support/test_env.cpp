@@ -1,0 +1,14 @@
+#include "tests/support/test_env.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace smsgw::testing {
+
+std::string requiredEnv(const char* name) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set: run the tests through ops/test");
+  return value;
+}
+
+}  // namespace smsgw::testing
