@@ -63,10 +63,14 @@ std::future<void> Producer::produce(const std::string& topic, const std::string&
     rd_kafka_header_add(hdrs, name.c_str(), static_cast<ssize_t>(name.size()), value.data(),
                         static_cast<ssize_t>(value.size()));
   }
+  // librdkafka's RD_KAFKA_V_* macros expand to C casts.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
   rd_kafka_resp_err_t err = rd_kafka_producev(
       rk_, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
       RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
       RD_KAFKA_V_HEADERS(hdrs), RD_KAFKA_V_OPAQUE(promise), RD_KAFKA_V_END);
+#pragma GCC diagnostic pop
   if (err) {
     rd_kafka_headers_destroy(hdrs);  // ownership passes to librdkafka only on success
     delete promise;
