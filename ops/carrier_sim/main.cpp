@@ -226,7 +226,8 @@ class Simulator {
     for (const auto& [name, raw] : request.headers().rawList()) headers[name] = raw.value();
     json body = json::parse(request.body(), nullptr, false);
     std::lock_guard lock(inbox_mutex_);
-    inbox_.insert(inbox_.begin(), {{"headers", headers}, {"body", body.is_discarded() ? json(request.body()) : body}});
+    json entry = {{"headers", headers}, {"body", body.is_discarded() ? json(request.body()) : body}};
+    inbox_.insert(inbox_.begin(), std::move(entry));
     if (inbox_.size() > 200) inbox_.pop_back();
     reply(writer, Http::Code::Ok, {{"received", true}});
   }
