@@ -1,6 +1,7 @@
 #include "topics/consumer_loop.h"
 
 #include <librdkafka/rdkafka.h>
+#include <soci/error.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
@@ -42,6 +43,17 @@ Record toRecord(const rd_kafka_message_t* m) {
   return r;
 }
 
+bool isTransientDatabaseError(const soci::soci_error& e) {
+  switch (e.get_error_category()) {
+    case soci::soci_error::connection_error:
+    case soci::soci_error::unknown_transaction_state:
+    case soci::soci_error::system_error:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 const std::atomic<bool>& stopOnSignals() {
@@ -61,6 +73,15 @@ void ConsumerLoop::deadLetter(const Record& record, const std::string& reason) {
   spdlog::warn("dead-lettered {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
+void ConsumerLoop::retryOrGiveUp(const Record& record, const std::string& reason,
+                                 std::chrono::steady_clock::time_point& first_failure) {
+  if (first_failure == std::chrono::steady_clock::time_point{}) first_failure = std::chrono::steady_clock::now();
+  if (std::chrono::steady_clock::now() - first_failure > config_.max_retry_time) {
+    throw FatalConsumerError("retryable failure outlasted its budget: " + reason);
+  }
+  spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
+}
+
 ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record, const std::atomic<bool>& stop) {
   auto first_failure = std::chrono::steady_clock::time_point{};
   auto backoff = std::chrono::milliseconds(100);
@@ -73,11 +94,18 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record, cons
       deadLetter(record, e.what());
       return Handled::DeadLettered;
     } catch (const RetryableError& e) {
-      if (first_failure == std::chrono::steady_clock::time_point{}) first_failure = std::chrono::steady_clock::now();
-      if (std::chrono::steady_clock::now() - first_failure > config_.max_retry_time) {
-        throw FatalConsumerError(std::string("retryable failure outlasted its budget: ") + e.what());
+      retryOrGiveUp(record, e.what(), first_failure);
+    } catch (const soci::soci_error& e) {
+      // The database being away is never the record's fault: wait for it rather than dead-letter.
+      if (isTransientDatabaseError(e)) {
+        retryOrGiveUp(record, e.what(), first_failure);
+      } else if (++unknown_failures >= kMaxUnknownFailures) {
+        deadLetter(record, std::string("database refused it ") + std::to_string(unknown_failures) + " times: " + e.what());
+        return Handled::DeadLettered;
+      } else {
+        spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition, record.offset,
+                      unknown_failures, e.what());
       }
-      spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, e.what());
     } catch (const std::exception& e) {
       // Unknown failures get a few tries, then the record is set aside rather than blocking others.
       if (++unknown_failures >= kMaxUnknownFailures) {
