@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 #include <condition_variable>
 #include <csignal>
+#include <algorithm>
 #include <deque>
+#include <fmt/format.h>
 #include <thread>
 
 #include "domain/carrier_callback.h"
@@ -118,6 +120,9 @@ class Simulator {
     using namespace Rest;
     Routes::Post(router, "/v2/messages", Routes::bind(&Simulator::sendMessage, this));
     Routes::Get(router, "/v2/number_lookup/:number", Routes::bind(&Simulator::lookup, this));
+    Routes::Get(router, "/v2/available_phone_numbers", Routes::bind(&Simulator::searchNumbers, this));
+    Routes::Post(router, "/v2/number_orders", Routes::bind(&Simulator::orderNumbers, this));
+    Routes::Delete(router, "/v2/phone_numbers/:number", Routes::bind(&Simulator::releaseNumber, this));
     Routes::Get(router, "/sim/messages", Routes::bind(&Simulator::listMessages, this));
     Routes::Post(router, "/sim/inbound", Routes::bind(&Simulator::inbound, this));
     Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
@@ -177,6 +182,73 @@ class Simulator {
     std::string number = request.param(":number").as<std::string>();
     reply(writer, Http::Code::Ok,
           {{"data", {{"phone_number", number}, {"carrier", {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}}}}}});
+  }
+
+  // Telnyx-style filters: filter[national_destination_code] (area code) and filter[limit].
+  static std::string queryValue(const Rest::Request& request, const std::string& name) {
+    for (const auto& key : request.query().parameters()) {
+      std::string decoded = key;
+      for (auto [from, to] : {std::pair{"%5B", "["}, {"%5D", "]"}, {"%5b", "["}, {"%5d", "]"}}) {
+        for (size_t pos; (pos = decoded.find(from)) != std::string::npos;) decoded.replace(pos, 3, to);
+      }
+      if (decoded == name) return request.query().get(key).value_or("");
+    }
+    return "";
+  }
+
+  void searchNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (state_.takeCountedFault("search")) {
+      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Search unavailable"));
+    }
+    std::string area = queryValue(request, "filter[national_destination_code]");
+    if (area.size() != 3 || area.find_first_not_of("0123456789") != std::string::npos) {
+      return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "national_destination_code required"));
+    }
+    int limit = 5;
+    try {
+      limit = std::clamp(std::stoi(queryValue(request, "filter[limit]")), 1, 50);
+    } catch (const std::exception&) {
+    }
+    json data = json::array();
+    std::string seed = crypto::randomBytes(static_cast<size_t>(limit) * 3);
+    for (int i = 0; i < limit; ++i) {
+      auto byte = [&](int k) { return static_cast<unsigned char>(seed[static_cast<size_t>(i * 3 + k)]); };
+      // Exchanges 2XX-9XX, never 555 or N11; subscriber numbers from random bytes.
+      int exchange = 200 + (byte(0) * 3 + i) % 800;
+      if (exchange % 100 == 11 || exchange == 555) exchange += 1;
+      int subscriber = (byte(1) * 256 + byte(2)) % 10000;
+      std::string number = fmt::format("+1{}{:03d}{:04d}", area, exchange, subscriber);
+      if (state_.isOrdered(number)) continue;
+      data.push_back({{"phone_number", number}, {"record_type", "available_phone_number"},
+                      {"features", json::array({{{"name", "sms"}}, {{"name", "voice"}}})}});
+    }
+    reply(writer, Http::Code::Ok, {{"data", data}});
+  }
+
+  void orderNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    json body = json::parse(request.body(), nullptr, false);
+    std::string number = body.is_object() ? body.value("/phone_numbers/0/phone_number"_json_pointer, std::string()) : "";
+    if (number.empty()) return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "phone_numbers required"));
+    if (state_.takeCountedFault("order")) {
+      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Order failed"));
+    }
+    if (!state_.orderNumber(number)) return reply(writer, Http::Code::Unprocessable_Entity, carrierError("85001", "Number not available"));
+    reply(writer, Http::Code::Ok,
+          {{"data", {{"id", crypto::uuid4()}, {"status", "success"},
+                     {"phone_numbers", json::array({{{"id", crypto::uuid4()}, {"phone_number", number}, {"status", "success"}}})}}}});
+  }
+
+  void releaseNumber(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    std::string number = request.param(":number").as<std::string>();
+    if (number.starts_with("%2B")) number = "+" + number.substr(3);
+    if (state_.takeCountedFault("release")) {
+      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Release failed"));
+    }
+    if (!state_.releaseNumber(number)) return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    reply(writer, Http::Code::Ok, {{"data", {{"phone_number", number}, {"status", "deleted"}}}});
   }
 
   void listMessages(const Rest::Request& request, Http::ResponseWriter writer) {

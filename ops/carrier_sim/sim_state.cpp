@@ -90,4 +90,19 @@ std::string SimState::lineTypeOf(const std::string& number) const {
   return it == line_types_.end() ? "mobile" : it->second;
 }
 
+bool SimState::orderNumber(const std::string& number) {
+  std::lock_guard lock(mutex_);
+  return ordered_.emplace(number, true).second;
+}
+
+bool SimState::releaseNumber(const std::string& number) {
+  std::lock_guard lock(mutex_);
+  return ordered_.erase(number) > 0;
+}
+
+bool SimState::isOrdered(const std::string& number) const {
+  std::lock_guard lock(mutex_);
+  return ordered_.count(number) > 0;
+}
+
 }  // namespace smsgw::sim

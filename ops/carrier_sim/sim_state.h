@@ -41,6 +41,11 @@ class SimState {
   std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
 
+  // Numbers the gateway ordered from this carrier.
+  bool orderNumber(const std::string& number);    // false when already ordered
+  bool releaseNumber(const std::string& number);  // false when not held
+  bool isOrdered(const std::string& number) const;
+
  private:
   mutable std::mutex mutex_;
   std::vector<SimMessage> messages_;
@@ -48,6 +53,7 @@ class SimState {
   std::map<std::string, int> counted_faults_;
   std::map<std::string, ReceiptFault> receipt_faults_;
   std::map<std::string, std::string> line_types_;
+  std::map<std::string, bool> ordered_;
 };
 
 }  // namespace smsgw::sim

@@ -1,0 +1,92 @@
+// The carrier simulator is the test double every later issue leans on: its protocol and
+// its faults must behave as DESIGN.md says.
+#include <gtest/gtest.h>
+
+#include "domain/carrier_client.h"
+#include "tests/support/http_test_client.h"
+#include "tests/support/test_env.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
+  return HttpCarrierClient({simUrl(), "sim-key", timeout});
+}
+
+Headers simKey() { return {{"Authorization", "Bearer sim-key"}}; }
+
+}  // namespace
+
+class CarrierSim : public ::testing::Test {
+ protected:
+  void TearDown() override { sim_.call("DELETE", "/sim/faults"); }
+  HttpTestClient sim_{simUrl()};
+};
+
+TEST_F(CarrierSim, AcceptsTextsCountsPartsAndListsThemNewestFirst) {
+  auto client = carrier();
+  auto first = client.sendMessage("+14165550100", "+14165559001", "one");
+  auto second = client.sendMessage("+14165550100", "+14165559001", std::string(200, 'x'));
+  ASSERT_EQ(first.kind, CarrierSendResult::Kind::Accepted);
+  EXPECT_EQ(second.parts, 2);
+  Reply listed = sim_.call("GET", "/sim/messages?to=%2B14165559001");
+  ASSERT_GE(listed.body["data"].size(), 2u);
+  EXPECT_EQ(listed.body["data"][0]["id"], second.carrier_message_id);
+}
+
+TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
+  auto client = carrier();
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}});
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}});
+  auto refused = client.sendMessage("+14165550100", "+14165559002", "x");
+  EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
+  EXPECT_EQ(refused.error_code, "40008");
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Throttled);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Unavailable);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Accepted);
+}
+
+TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
+  auto client = carrier(std::chrono::milliseconds(500));
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559003", "x").kind, CarrierSendResult::Kind::Timeout);
+}
+
+TEST_F(CarrierSim, LookupReportsLandlinesAndVoipFromFaults) {
+  auto client = carrier();
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "landline"}, {"number", "+14165559004"}});
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "voip"}, {"number", "+14165559005"}});
+  EXPECT_EQ(client.lookupNumber("+14165559004").line_type, LineType::Landline);
+  EXPECT_EQ(client.lookupNumber("+14165559005").line_type, LineType::Voip);
+  EXPECT_EQ(client.lookupNumber("+14165559006").line_type, LineType::Mobile);
+  sim_.call("DELETE", "/sim/faults");
+  EXPECT_EQ(client.lookupNumber("+14165559004").line_type, LineType::Mobile);
+}
+
+TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
+  Reply found = sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613&filter%5Blimit%5D=3", simKey());
+  ASSERT_EQ(found.status, 200);
+  ASSERT_EQ(found.body["data"].size(), 3u);
+  std::string number = found.body["data"][0]["phone_number"];
+  EXPECT_TRUE(number.starts_with("+1613"));
+  nlohmann::json order = {{"phone_numbers", {{{"phone_number", number}}}}};
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 200);
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422) << "already ordered";
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"count", 1}});
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 500);
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 200);
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404);
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "search"}, {"count", 1}});
+  EXPECT_EQ(sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613", simKey()).status, 500);
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "order"}, {"count", 1}});
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), {{"phone_numbers", {{{"phone_number", "+16135550199"}}}}}).status, 500);
+}
+
+TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
+  EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "meteor"}}).status, 422);
+  EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"mode", "sulk"}}).status, 422);
+  EXPECT_EQ(sim_.call("POST", "/v2/messages", {}, {{"from", "+1"}, {"to", "+1"}, {"text", "x"}}).status, 401);
+}
