@@ -22,7 +22,8 @@ api::ApiConfig loadConfig() {
   config.threads = env::getInt("API_THREADS", config.threads);
   config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.db_pool_size);
   config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
-  config.max_body_bytes = static_cast<size_t>(env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
+  config.max_body_bytes = static_cast<size_t>(
+      env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
   config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
   config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
   config.carrier_callback_secret = env::get("CARRIER_CALLBACK_SECRET", "sim-callback-secret");
@@ -39,7 +40,8 @@ int main() {
     db::Database db(env::databaseUrl(), static_cast<size_t>(config.db_pool_size));
     topics::Producer producer(env::kafkaBrokers(), "smsgw-api");
     topics::OutboxRelay relay(db, producer);
-    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"), env::get("CARRIER_API_KEY", "sim-key"),
+    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
+                               env::get("CARRIER_API_KEY", "sim-key"),
                                std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
     api::SandboxPaymentProvider payments;
     SystemClock clock;

@@ -17,15 +17,15 @@ class PaymentProvider {
   virtual ~PaymentProvider() = default;
   virtual std::string name() const = 0;
   // `idempotency_key` makes a retried charge return the first outcome instead of charging again.
-  virtual ChargeResult charge(const std::string& customer_id, long long amount_cents, const std::string& token,
-                              const std::string& idempotency_key) = 0;
+  virtual ChargeResult charge(const std::string& customer_id, long long amount_cents,
+                              const std::string& token, const std::string& idempotency_key) = 0;
 };
 
 class SandboxPaymentProvider final : public PaymentProvider {
  public:
   std::string name() const override { return "sandbox"; }
-  ChargeResult charge(const std::string& customer_id, long long amount_cents, const std::string& token,
-                      const std::string& idempotency_key) override;
+  ChargeResult charge(const std::string& customer_id, long long amount_cents,
+                      const std::string& token, const std::string& idempotency_key) override;
 };
 
 }  // namespace smsgw::api

@@ -4,7 +4,8 @@
 
 namespace smsgw::db {
 
-Database::Database(const std::string& conninfo, size_t pool_size) : pool_(pool_size), conninfo_(conninfo) {
+Database::Database(const std::string& conninfo, size_t pool_size)
+    : pool_(pool_size), conninfo_(conninfo) {
   for (size_t i = 0; i != pool_size; ++i) pool_.at(i).open(soci::postgresql, conninfo_);
 }
 

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   try {
     auto report = smsgw::db::migrate(url, dir);
     for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
-    std::cout << report.applied.size() << " applied, " << report.already_applied << " already applied\n";
+    std::cout << report.applied.size() << " applied, " << report.already_applied
+              << " already applied\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "migration failed: " << e.what() << "\n";

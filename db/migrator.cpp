@@ -28,16 +28,18 @@ void exec(PGconn* conn, const std::string& sql, const std::string& what) {
 }
 
 std::set<std::string> appliedVersions(PGconn* conn) {
-  std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn, "SELECT version FROM schema_migrations"),
-                                                       PQclear);
-  if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) throw std::runtime_error(PQerrorMessage(conn));
+  std::unique_ptr<PGresult, decltype(&PQclear)> result(
+      PQexec(conn, "SELECT version FROM schema_migrations"), PQclear);
+  if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
+    throw std::runtime_error(PQerrorMessage(conn));
   std::set<std::string> out;
   for (int i = 0; i < PQntuples(result.get()); ++i) out.insert(PQgetvalue(result.get(), i, 0));
   return out;
 }
 
 std::string quoteLiteral(PGconn* conn, const std::string& text) {
-  std::unique_ptr<char, decltype(&PQfreemem)> quoted(PQescapeLiteral(conn, text.c_str(), text.size()), PQfreemem);
+  std::unique_ptr<char, decltype(&PQfreemem)> quoted(
+      PQescapeLiteral(conn, text.c_str(), text.size()), PQfreemem);
   return quoted.get();
 }
 
@@ -45,14 +47,16 @@ std::string quoteLiteral(PGconn* conn, const std::string& text) {
 
 MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir) {
   Connection conn(PQconnectdb(conninfo.c_str()), PQfinish);
-  if (PQstatus(conn.get()) != CONNECTION_OK) throw std::runtime_error(std::string("connect: ") + PQerrorMessage(conn.get()));
+  if (PQstatus(conn.get()) != CONNECTION_OK)
+    throw std::runtime_error(std::string("connect: ") + PQerrorMessage(conn.get()));
   exec(conn.get(), "SET client_min_messages = warning", "settings");
   exec(conn.get(), kLockSql, "advisory lock");
   // The runner's own bookkeeping table; the schema itself only ever comes from the files.
-  exec(conn.get(),
-       "CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, "
-       "applied_at timestamptz NOT NULL DEFAULT now())",
-       "schema_migrations");
+  exec(
+      conn.get(),
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, "
+      "applied_at timestamptz NOT NULL DEFAULT now())",
+      "schema_migrations");
 
   std::vector<std::filesystem::path> files;
   static const std::regex kName(R"((\d{4})_[a-z0-9_]+\.sql)");
@@ -78,8 +82,8 @@ MigrationReport migrate(const std::string& conninfo, const std::string& migratio
     try {
       exec(conn.get(), sql.str(), name);
       exec(conn.get(),
-           "INSERT INTO schema_migrations (version, name) VALUES (" + quoteLiteral(conn.get(), version) + ", " +
-               quoteLiteral(conn.get(), name) + ")",
+           "INSERT INTO schema_migrations (version, name) VALUES (" +
+               quoteLiteral(conn.get(), version) + ", " + quoteLiteral(conn.get(), name) + ")",
            name);
       exec(conn.get(), "COMMIT", name);
     } catch (...) {

@@ -25,7 +25,9 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::string_view toString(KeyMode mode) { return mode == KeyMode::Live ? "LIVE" : "TEST"; }
+std::string_view toString(KeyMode mode) {
+  return mode == KeyMode::Live ? "LIVE" : "TEST";
+}
 
 std::optional<KeyMode> keyModeFromString(std::string_view text) {
   if (text == "LIVE" || text == "live") return KeyMode::Live;
@@ -34,13 +36,18 @@ std::optional<KeyMode> keyModeFromString(std::string_view text) {
 }
 
 GeneratedKey generateApiKey(KeyMode mode) {
-  std::string secret = std::string(mode == KeyMode::Live ? kLivePrefix : kTestPrefix) + randomBase62(kRandomLength);
+  std::string secret =
+      std::string(mode == KeyMode::Live ? kLivePrefix : kTestPrefix) + randomBase62(kRandomLength);
   return {secret, hashApiKey(secret), displayPrefix(secret)};
 }
 
-std::string hashApiKey(std::string_view secret) { return crypto::sha256Hex(secret); }
+std::string hashApiKey(std::string_view secret) {
+  return crypto::sha256Hex(secret);
+}
 
-std::string displayPrefix(std::string_view secret) { return std::string(secret.substr(0, kLivePrefix.size() + 4)); }
+std::string displayPrefix(std::string_view secret) {
+  return std::string(secret.substr(0, kLivePrefix.size() + 4));
+}
 
 std::optional<KeyMode> parseApiKey(std::string_view secret) {
   auto body_ok = [&](std::string_view prefix) {
@@ -58,7 +65,8 @@ std::optional<std::string> presentedApiKey(std::optional<std::string_view> autho
     constexpr std::string_view kBearer = "bearer ";
     if (value.size() > kBearer.size()) {
       std::string scheme(value.substr(0, kBearer.size()));
-      std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return std::tolower(c); });
+      std::transform(scheme.begin(), scheme.end(), scheme.begin(),
+                     [](unsigned char c) { return std::tolower(c); });
       if (scheme == kBearer) return std::string(trim(value.substr(kBearer.size())));
     }
   }

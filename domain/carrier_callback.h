@@ -11,8 +11,10 @@ namespace smsgw {
 
 inline constexpr long long kCarrierCallbackToleranceSeconds = 300;
 
-std::string signCarrierCallback(std::string_view secret, long long timestamp, std::string_view body);
-bool verifyCarrierCallback(std::string_view secret, std::string_view timestamp_header, std::string_view signature_header,
-                           std::string_view body, long long now_unix);
+std::string signCarrierCallback(std::string_view secret, long long timestamp,
+                                std::string_view body);
+bool verifyCarrierCallback(std::string_view secret, std::string_view timestamp_header,
+                           std::string_view signature_header, std::string_view body,
+                           long long now_unix);
 
 }  // namespace smsgw

@@ -9,7 +9,8 @@ namespace {
 
 void readCarrierError(const std::string& body, CarrierSendResult& result) {
   auto parsed = nlohmann::json::parse(body, nullptr, false);
-  if (parsed.is_object() && parsed.contains("errors") && parsed["errors"].is_array() && !parsed["errors"].empty()) {
+  if (parsed.is_object() && parsed.contains("errors") && parsed["errors"].is_array() &&
+      !parsed["errors"].empty()) {
     const auto& first = parsed["errors"][0];
     result.error_code = first.value("code", "");
     result.error_detail = first.value("detail", first.value("title", ""));
@@ -23,11 +24,12 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
   nlohmann::json request = {{"from", from}, {"to", to}, {"text", text}};
   HttpResponse response = httpRequest(
       "POST", config_.base_url + "/v2/messages",
-      {{"Authorization", "Bearer " + config_.api_key}, {"Content-Type", "application/json"}}, request.dump(),
-      config_.timeout);
+      {{"Authorization", "Bearer " + config_.api_key}, {"Content-Type", "application/json"}},
+      request.dump(), config_.timeout);
   CarrierSendResult result;
   if (response.status == 0) {
-    result.kind = response.timed_out ? CarrierSendResult::Kind::Timeout : CarrierSendResult::Kind::Unavailable;
+    result.kind = response.timed_out ? CarrierSendResult::Kind::Timeout
+                                     : CarrierSendResult::Kind::Unavailable;
     result.error_detail = response.error;
     return result;
   }
@@ -56,8 +58,9 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
 }
 
 LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
-  HttpResponse response = httpRequest("GET", config_.base_url + "/v2/number_lookup/" + number,
-                                      {{"Authorization", "Bearer " + config_.api_key}}, "", config_.timeout);
+  HttpResponse response =
+      httpRequest("GET", config_.base_url + "/v2/number_lookup/" + number,
+                  {{"Authorization", "Bearer " + config_.api_key}}, "", config_.timeout);
   LookupResult result;
   if (response.status != 200) return result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);

@@ -32,7 +32,8 @@ struct LookupResult {
 class CarrierClient {
  public:
   virtual ~CarrierClient() = default;
-  virtual CarrierSendResult sendMessage(const std::string& from, const std::string& to, const std::string& text) = 0;
+  virtual CarrierSendResult sendMessage(const std::string& from, const std::string& to,
+                                        const std::string& text) = 0;
   virtual LookupResult lookupNumber(const std::string& number) = 0;
 };
 
@@ -45,7 +46,8 @@ struct CarrierClientConfig {
 class HttpCarrierClient final : public CarrierClient {
  public:
   explicit HttpCarrierClient(CarrierClientConfig config) : config_(std::move(config)) {}
-  CarrierSendResult sendMessage(const std::string& from, const std::string& to, const std::string& text) override;
+  CarrierSendResult sendMessage(const std::string& from, const std::string& to,
+                                const std::string& text) override;
   LookupResult lookupNumber(const std::string& number) override;
 
  private:

@@ -1,19 +1,21 @@
 #include "domain/crypto.h"
 
+#include <fmt/format.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-#include <fmt/format.h>
 #include <stdexcept>
 #include <vector>
 
 namespace smsgw::crypto {
 namespace {
 
-const unsigned char* bytesOf(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+const unsigned char* bytesOf(std::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
 
 // scrypt cost: 16 MiB of memory per hash, about 50 ms here; enough to make offline guessing slow.
 constexpr uint64_t kScryptN = 1 << 14;
@@ -21,10 +23,12 @@ constexpr uint64_t kScryptR = 8;
 constexpr uint64_t kScryptP = 1;
 constexpr size_t kScryptLen = 32;
 
-std::string scrypt(std::string_view password, std::string_view salt, uint64_t n, uint64_t r, uint64_t p) {
+std::string scrypt(std::string_view password, std::string_view salt, uint64_t n, uint64_t r,
+                   uint64_t p) {
   std::string out(kScryptLen, '\0');
   if (EVP_PBE_scrypt(password.data(), password.size(), bytesOf(salt), salt.size(), n, r, p,
-                     64ull * 1024 * 1024, reinterpret_cast<unsigned char*>(out.data()), out.size()) != 1) {
+                     64ull * 1024 * 1024, reinterpret_cast<unsigned char*>(out.data()),
+                     out.size()) != 1) {
     throw std::runtime_error("scrypt failed");
   }
   return out;
@@ -53,7 +57,8 @@ std::string hex(std::string_view bytes) {
 
 std::string base64(std::string_view bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(bytes), static_cast<int>(bytes.size()));
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(bytes),
+                          static_cast<int>(bytes.size()));
   out.resize(static_cast<size_t>(n));
   return out;
 }
@@ -61,7 +66,8 @@ std::string base64(std::string_view bytes) {
 std::string base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) throw std::invalid_argument("base64 length");
   std::string out(text.size() / 4 * 3, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(text), static_cast<int>(text.size()));
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytesOf(text),
+                          static_cast<int>(text.size()));
   if (n < 0) throw std::invalid_argument("base64 text");
   size_t padding = 0;
   if (!text.empty() && text.back() == '=') padding++;
@@ -76,7 +82,9 @@ std::string sha256(std::string_view data) {
   return out;
 }
 
-std::string sha256Hex(std::string_view data) { return hex(sha256(data)); }
+std::string sha256Hex(std::string_view data) {
+  return hex(sha256(data));
+}
 
 std::string hmacSha256(std::string_view key, std::string_view data) {
   std::string out(EVP_MAX_MD_SIZE, '\0');
@@ -122,8 +130,8 @@ std::string uuid4() {
   b[6] = static_cast<char>((b[6] & 0x0f) | 0x40);
   b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
   std::string h = hex(b);
-  return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4), h.substr(16, 4),
-                     h.substr(20));
+  return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4),
+                     h.substr(16, 4), h.substr(20));
 }
 
 }  // namespace smsgw::crypto

@@ -13,7 +13,9 @@ constexpr std::array kErrors = {
 
 }  // namespace
 
-const ErrorInfo& errorInfo(ErrorCode code) { return kErrors.at(static_cast<size_t>(code)); }
+const ErrorInfo& errorInfo(ErrorCode code) {
+  return kErrors.at(static_cast<size_t>(code));
+}
 
 std::optional<ErrorCode> errorCodeFromName(std::string_view name) {
   for (const auto& info : kErrors) {
@@ -22,7 +24,9 @@ std::optional<ErrorCode> errorCodeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::span<const ErrorInfo> allErrors() { return kErrors; }
+std::span<const ErrorInfo> allErrors() {
+  return kErrors;
+}
 
 ApiError::ApiError(ErrorCode code, nlohmann::json details, std::optional<int> retry_after_seconds)
     : std::runtime_error(std::string(errorInfo(code).name)),

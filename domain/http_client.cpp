@@ -20,8 +20,9 @@ void initCurlOnce() {
 
 }  // namespace
 
-HttpResponse httpRequest(const std::string& method, const std::string& url, const HttpHeaders& headers,
-                         const std::string& body, std::chrono::milliseconds timeout) {
+HttpResponse httpRequest(const std::string& method, const std::string& url,
+                         const HttpHeaders& headers, const std::string& body,
+                         std::chrono::milliseconds timeout) {
   initCurlOnce();
   HttpResponse response;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
@@ -30,8 +31,10 @@ HttpResponse httpRequest(const std::string& method, const std::string& url, cons
     return response;
   }
   curl_slist* header_list = nullptr;
-  for (const auto& [name, value] : headers) header_list = curl_slist_append(header_list, (name + ": " + value).c_str());
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(header_list, curl_slist_free_all);
+  for (const auto& [name, value] : headers)
+    header_list = curl_slist_append(header_list, (name + ": " + value).c_str());
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(header_list,
+                                                                           curl_slist_free_all);
 
   CURL* h = curl.get();
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
@@ -48,8 +51,8 @@ HttpResponse httpRequest(const std::string& method, const std::string& url, cons
   }
   auto started = std::chrono::steady_clock::now();
   CURLcode rc = curl_easy_perform(h);
-  response.duration =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  response.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
   if (rc != CURLE_OK) {
     response.error = curl_easy_strerror(rc);
     response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;

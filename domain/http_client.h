@@ -10,16 +10,17 @@
 namespace smsgw {
 
 struct HttpResponse {
-  long status = 0;        // 0 when no response arrived
+  long status = 0;  // 0 when no response arrived
   std::string body;
-  std::string error;      // curl's reason when status is 0
+  std::string error;  // curl's reason when status is 0
   bool timed_out = false;
   std::chrono::milliseconds duration{0};
 };
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
-HttpResponse httpRequest(const std::string& method, const std::string& url, const HttpHeaders& headers,
-                         const std::string& body, std::chrono::milliseconds timeout);
+HttpResponse httpRequest(const std::string& method, const std::string& url,
+                         const HttpHeaders& headers, const std::string& body,
+                         std::chrono::milliseconds timeout);
 
 }  // namespace smsgw

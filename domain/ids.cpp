@@ -18,6 +18,8 @@ std::string randomBase62(size_t length) {
   return out;
 }
 
-std::string newId(std::string_view prefix) { return std::string(prefix) + "_" + randomBase62(24); }
+std::string newId(std::string_view prefix) {
+  return std::string(prefix) + "_" + randomBase62(24);
+}
 
 }  // namespace smsgw

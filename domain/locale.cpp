@@ -18,7 +18,8 @@ double parseQuality(std::string_view params) {
   size_t pos = 0;
   while (pos < params.size()) {
     size_t next = params.find(';', pos);
-    std::string_view param = trim(params.substr(pos, next == std::string_view::npos ? next : next - pos));
+    std::string_view param =
+        trim(params.substr(pos, next == std::string_view::npos ? next : next - pos));
     if (param.size() > 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
       try {
         return std::clamp(std::stod(std::string(param.substr(2))), 0.0, 1.0);
@@ -39,11 +40,12 @@ Language preferredLanguage(std::string_view header) {
   size_t pos = 0;
   while (pos <= header.size()) {
     size_t comma = header.find(',', pos);
-    std::string_view item =
-        trim(header.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+    std::string_view item = trim(
+        header.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
     size_t semi = item.find(';');
     std::string tag(trim(item.substr(0, semi)));
-    std::transform(tag.begin(), tag.end(), tag.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(tag.begin(), tag.end(), tag.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     double q = semi == std::string_view::npos ? 1.0 : parseQuality(item.substr(semi));
     std::string primary = tag.substr(0, tag.find('-'));
     if (primary == "fr") french = std::max(french, q);

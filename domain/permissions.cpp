@@ -11,8 +11,8 @@ namespace smsgw {
 namespace {
 
 constexpr std::array<std::string_view, 11> kResources = {
-    "account", "api_keys", "compliance", "contact_groups", "contact_lists", "contacts",
-    "messages", "phone_numbers", "verifications", "webhooks", "email"};
+    "account",  "api_keys",      "compliance",    "contact_groups", "contact_lists", "contacts",
+    "messages", "phone_numbers", "verifications", "webhooks",       "email"};
 constexpr std::string_view kLetters = "rwmd";
 
 std::string normalizedLetters(std::string_view letters) {
@@ -25,16 +25,20 @@ std::string normalizedLetters(std::string_view letters) {
 
 }  // namespace
 
-std::span<const std::string_view> knownPermissionResources() { return kResources; }
+std::span<const std::string_view> knownPermissionResources() {
+  return kResources;
+}
 
 Permissions Permissions::fromJson(const nlohmann::json& value) {
-  if (!value.is_object()) throw validationError("permissions", "must be an object of resource to letters");
+  if (!value.is_object())
+    throw validationError("permissions", "must be an object of resource to letters");
   Permissions out;
   for (const auto& [resource, letters] : value.items()) {
     if (std::find(kResources.begin(), kResources.end(), resource) == kResources.end()) {
       throw validationError("permissions." + resource, "unknown resource");
     }
-    if (!letters.is_string()) throw validationError("permissions." + resource, "must be a string of letters r, w, m, d");
+    if (!letters.is_string())
+      throw validationError("permissions." + resource, "must be a string of letters r, w, m, d");
     const auto& text = letters.get_ref<const std::string&>();
     if (text.find_first_not_of(kLetters) != std::string::npos) {
       throw validationError("permissions." + resource, "letters must be among r, w, m, d");

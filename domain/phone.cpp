@@ -9,13 +9,15 @@
 namespace smsgw {
 namespace {
 
-constexpr std::array<std::string_view, 7> kTollFreePrefixes = {"800", "833", "844", "855", "866", "877", "888"};
+constexpr std::array<std::string_view, 7> kTollFreePrefixes = {"800", "833", "844", "855",
+                                                               "866", "877", "888"};
 
 }  // namespace
 
 std::optional<E164> E164::parse(std::string_view text) {
   if (text.size() < 9 || text.size() > 16 || text[0] != '+' || text[1] == '0') return std::nullopt;
-  if (!std::all_of(text.begin() + 1, text.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+  if (!std::all_of(text.begin() + 1, text.end(),
+                   [](unsigned char c) { return std::isdigit(c) != 0; })) {
     return std::nullopt;
   }
   return E164(std::string(text));
@@ -24,8 +26,8 @@ std::optional<E164> E164::parse(std::string_view text) {
 bool isTollFreeNumber(const E164& number) {
   const auto& s = number.str();
   if (s.size() != 12 || !s.starts_with("+1")) return false;
-  return std::find(kTollFreePrefixes.begin(), kTollFreePrefixes.end(), std::string_view(s).substr(2, 3)) !=
-         kTollFreePrefixes.end();
+  return std::find(kTollFreePrefixes.begin(), kTollFreePrefixes.end(),
+                   std::string_view(s).substr(2, 3)) != kTollFreePrefixes.end();
 }
 
 bool isCanadianNumber(const E164& number) {

@@ -13,7 +13,7 @@ std::string newWebhookSecret();  // whsec_ + base64(32 random bytes)
 std::string signWebhook(std::string_view secret, std::string_view event_id, long long timestamp,
                         std::string_view body);
 // True when any space-separated signature in `header` matches.
-bool verifyWebhook(std::string_view secret, std::string_view event_id, long long timestamp, std::string_view body,
-                   std::string_view header);
+bool verifyWebhook(std::string_view secret, std::string_view event_id, long long timestamp,
+                   std::string_view body, std::string_view header);
 
 }  // namespace smsgw

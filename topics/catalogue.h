@@ -16,7 +16,8 @@ struct TopicSpec {
 
 inline constexpr TopicSpec kSmsOutbound{"sms.outbound", 6, "sending number (E.164)"};
 inline constexpr TopicSpec kCarrierReceipts{"carrier.receipts", 6, "carrier message id"};
-inline constexpr TopicSpec kSmsInbound{"sms.inbound", 6, "account number that received the text (E.164)"};
+inline constexpr TopicSpec kSmsInbound{"sms.inbound", 6,
+                                       "account number that received the text (E.164)"};
 inline constexpr TopicSpec kEvents{"events", 6, "account id"};
 inline constexpr TopicSpec kBillingRent{"billing.rent", 3, "phone number id"};
 

@@ -1,8 +1,8 @@
 #include "topics/consumer_loop.h"
 
+#include <fmt/ranges.h>
 #include <librdkafka/rdkafka.h>
 #include <soci/error.h>
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <csignal>
@@ -24,25 +24,6 @@ void setConf(rd_kafka_conf_t* conf, const char* name, const std::string& value) 
   }
 }
 
-Record toRecord(const rd_kafka_message_t* m) {
-  Record r;
-  r.topic = rd_kafka_topic_name(m->rkt);
-  r.partition = m->partition;
-  r.offset = m->offset;
-  if (m->key) r.key.assign(static_cast<const char*>(m->key), m->key_len);
-  if (m->payload) r.payload.assign(static_cast<const char*>(m->payload), m->len);
-  rd_kafka_headers_t* hdrs = nullptr;
-  if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    const char* name;
-    const void* value;
-    size_t size;
-    for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
-      r.headers[name] = value ? std::string(static_cast<const char*>(value), size) : std::string();
-    }
-  }
-  return r;
-}
-
 bool isTransientDatabaseError(const soci::soci_error& e) {
   switch (e.get_error_category()) {
     case soci::soci_error::connection_error:
@@ -56,6 +37,27 @@ bool isTransientDatabaseError(const soci::soci_error& e) {
 
 }  // namespace
 
+Record recordFromMessage(const rd_kafka_message_t* m) {
+  Record r;
+  r.topic = rd_kafka_topic_name(m->rkt);
+  r.partition = m->partition;
+  r.offset = m->offset;
+  if (m->key) r.key.assign(static_cast<const char*>(m->key), m->key_len);
+  if (m->payload) r.payload.assign(static_cast<const char*>(m->payload), m->len);
+  rd_kafka_headers_t* hdrs = nullptr;
+  if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const char* name;
+    const void* value;
+    size_t size;
+    for (size_t i = 0;
+         rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+         ++i) {
+      r.headers[name] = value ? std::string(static_cast<const char*>(value), size) : std::string();
+    }
+  }
+  return r;
+}
+
 const std::atomic<bool>& stopOnSignals() {
   std::signal(SIGTERM, [](int) { g_stop_requested = true; });
   std::signal(SIGINT, [](int) { g_stop_requested = true; });
@@ -68,21 +70,24 @@ ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, Record
 void ConsumerLoop::deadLetter(const Record& record, const std::string& reason) {
   RecordHeaders headers = record.headers;
   headers["dlq.reason"] = reason;
-  headers["dlq.source"] = record.topic + "/" + std::to_string(record.partition) + "/" + std::to_string(record.offset);
+  headers["dlq.source"] =
+      record.topic + "/" + std::to_string(record.partition) + "/" + std::to_string(record.offset);
   dead_letters_.produceSync(deadLetterTopic(record.topic), record.key, record.payload, headers);
   spdlog::warn("dead-lettered {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
 void ConsumerLoop::retryOrGiveUp(const Record& record, const std::string& reason,
                                  std::chrono::steady_clock::time_point& first_failure) {
-  if (first_failure == std::chrono::steady_clock::time_point{}) first_failure = std::chrono::steady_clock::now();
+  if (first_failure == std::chrono::steady_clock::time_point{})
+    first_failure = std::chrono::steady_clock::now();
   if (std::chrono::steady_clock::now() - first_failure > config_.max_retry_time) {
     throw FatalConsumerError("retryable failure outlasted its budget: " + reason);
   }
   spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
-ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record, const std::atomic<bool>& stop) {
+ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
+                                                      const std::atomic<bool>& stop) {
   auto first_failure = std::chrono::steady_clock::time_point{};
   auto backoff = std::chrono::milliseconds(100);
   int unknown_failures = 0;
@@ -100,20 +105,22 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record, cons
       if (isTransientDatabaseError(e)) {
         retryOrGiveUp(record, e.what(), first_failure);
       } else if (++unknown_failures >= kMaxUnknownFailures) {
-        deadLetter(record, std::string("database refused it ") + std::to_string(unknown_failures) + " times: " + e.what());
+        deadLetter(record, std::string("database refused it ") + std::to_string(unknown_failures) +
+                               " times: " + e.what());
         return Handled::DeadLettered;
       } else {
-        spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition, record.offset,
-                      unknown_failures, e.what());
+        spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
+                      record.offset, unknown_failures, e.what());
       }
     } catch (const std::exception& e) {
       // Unknown failures get a few tries, then the record is set aside rather than blocking others.
       if (++unknown_failures >= kMaxUnknownFailures) {
-        deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) + " times: " + e.what());
+        deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) +
+                               " times: " + e.what());
         return Handled::DeadLettered;
       }
-      spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition, record.offset,
-                    unknown_failures, e.what());
+      spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
+                    record.offset, unknown_failures, e.what());
     }
     if (stop.load()) return Handled::Interrupted;
     std::this_thread::sleep_for(backoff);
@@ -130,7 +137,8 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   setConf(conf, "auto.commit.interval.ms", "500");
   setConf(conf, "auto.offset.reset", "earliest");
   setConf(conf, "session.timeout.ms", std::to_string(config_.session_timeout_ms));
-  setConf(conf, "heartbeat.interval.ms", std::to_string(std::max(100, config_.session_timeout_ms / 6)));
+  setConf(conf, "heartbeat.interval.ms",
+          std::to_string(std::max(100, config_.session_timeout_ms / 6)));
   setConf(conf, "topic.metadata.refresh.interval.ms", "5000");
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
@@ -141,8 +149,8 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)> guard(rk, rd_kafka_destroy);
   rd_kafka_poll_set_consumer(rk);
 
-  rd_kafka_topic_partition_list_t* subscription = rd_kafka_topic_partition_list_new(
-      static_cast<int>(config_.topics.size()));
+  rd_kafka_topic_partition_list_t* subscription =
+      rd_kafka_topic_partition_list_new(static_cast<int>(config_.topics.size()));
   for (const auto& topic : config_.topics) {
     rd_kafka_topic_partition_list_add(subscription, topic.c_str(), RD_KAFKA_PARTITION_UA);
   }
@@ -152,8 +160,8 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   spdlog::info("consuming {} as group {}", fmt::join(config_.topics, ","), config_.group_id);
 
   while (!stop.load()) {
-    std::unique_ptr<rd_kafka_message_t, decltype(&rd_kafka_message_destroy)> message(rd_kafka_consumer_poll(rk, 200),
-                                                                                     rd_kafka_message_destroy);
+    std::unique_ptr<rd_kafka_message_t, decltype(&rd_kafka_message_destroy)> message(
+        rd_kafka_consumer_poll(rk, 200), rd_kafka_message_destroy);
     if (!message) continue;
     if (message->err) {
       if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
@@ -161,10 +169,12 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
       }
       continue;
     }
-    Record record = toRecord(message.get());
-    if (handleWithRetries(record, stop) == Handled::Interrupted) break;  // not stored: replayed later
+    Record record = recordFromMessage(message.get());
+    if (handleWithRetries(record, stop) == Handled::Interrupted)
+      break;  // not stored: replayed later
     rd_kafka_topic_partition_list_t* position = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(position, record.topic.c_str(), record.partition)->offset = record.offset + 1;
+    rd_kafka_topic_partition_list_add(position, record.topic.c_str(), record.partition)->offset =
+        record.offset + 1;
     rd_kafka_resp_err_t store_err = rd_kafka_offsets_store(rk, position);
     rd_kafka_topic_partition_list_destroy(position);
     if (store_err) spdlog::warn("offset store {}: {}", record.topic, rd_kafka_err2str(store_err));

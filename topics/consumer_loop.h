@@ -4,7 +4,8 @@
 // - the offset is stored only after the handler returned, so a crash replays the record;
 // - PermanentError (and a record failing kMaxUnknownFailures times) goes to `<topic>.dlq`
 //   with the reason, so it never blocks its partition;
-// - RetryableError and transient database errors are retried with backoff; after `max_retry_time` the process exits (fatal)
+// - RetryableError and transient database errors are retried with backoff; after `max_retry_time`
+// the process exits (fatal)
 //   and the supervisor restarts it, replaying from the last stored offset.
 // Runs on the calling thread until `stop` becomes true, then closes cleanly (final commit).
 
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "topics/producer.h"
+
+struct rd_kafka_message_s;
 
 namespace smsgw::topics {
 
@@ -28,6 +31,9 @@ struct Record {
 };
 
 using RecordHandler = std::function<void(const Record&)>;
+
+// Copies what a handler needs out of a librdkafka message.
+Record recordFromMessage(const rd_kafka_message_s* message);
 
 struct ConsumerConfig {
   std::string brokers;
@@ -54,7 +60,8 @@ class ConsumerLoop {
   enum class Handled { Done, DeadLettered, Interrupted };
   Handled handleWithRetries(const Record& record, const std::atomic<bool>& stop);
   void deadLetter(const Record& record, const std::string& reason);
-  void retryOrGiveUp(const Record& record, const std::string& reason, std::chrono::steady_clock::time_point& first_failure);
+  void retryOrGiveUp(const Record& record, const std::string& reason,
+                     std::chrono::steady_clock::time_point& first_failure);
 
   ConsumerConfig config_;
   Producer& dead_letters_;

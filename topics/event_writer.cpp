@@ -14,9 +14,10 @@ std::string raiseEvent(soci::session& sql, const EventDraft& draft) {
   std::string data = draft.data.dump();
   int livemode = draft.livemode ? 1 : 0;
   sql << "INSERT INTO events (id, account_id, type, livemode, data) "
-         "VALUES (:id::uuid, :account, :type, :livemode::int::boolean, :data::jsonb) RETURNING iso_ts(created_at)",
-      soci::use(record.id), soci::use(draft.account_id), soci::use(draft.type), soci::use(livemode), soci::use(data),
-      soci::into(record.created);
+         "VALUES (:id::uuid, :account, :type, :livemode::int::boolean, :data::jsonb) RETURNING "
+         "iso_ts(created_at)",
+      soci::use(record.id), soci::use(draft.account_id), soci::use(draft.type), soci::use(livemode),
+      soci::use(data), soci::into(record.created);
   db::enqueueOutbox(sql, std::string(kEvents.name), draft.account_id, record.toJson().dump());
   return record.id;
 }

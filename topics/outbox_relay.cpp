@@ -25,7 +25,9 @@ struct OutboxRow {
 OutboxRelay::OutboxRelay(db::Database& db, Producer& producer, OutboxRelayConfig config)
     : db_(db), producer_(producer), config_(config) {}
 
-OutboxRelay::~OutboxRelay() { stop(); }
+OutboxRelay::~OutboxRelay() {
+  stop();
+}
 
 void OutboxRelay::start() {
   std::lock_guard lock(mutex_);
@@ -77,11 +79,13 @@ int OutboxRelay::publishPending() {
   if (!locked) return 0;
 
   std::vector<OutboxRow> rows;
-  soci::rowset<soci::row> result = (sql->prepare << "SELECT id, topic, record_key, payload FROM outbox "
-                                                    "WHERE published_at IS NULL ORDER BY id LIMIT :limit",
-                                    soci::use(config_.batch_size));
+  soci::rowset<soci::row> result =
+      (sql->prepare << "SELECT id, topic, record_key, payload FROM outbox "
+                       "WHERE published_at IS NULL ORDER BY id LIMIT :limit",
+       soci::use(config_.batch_size));
   for (const auto& row : result) {
-    rows.push_back({row.get<long long>(0), row.get<std::string>(1), row.get<std::string>(2), row.get<std::string>(3)});
+    rows.push_back({row.get<long long>(0), row.get<std::string>(1), row.get<std::string>(2),
+                    row.get<std::string>(3)});
   }
   if (rows.empty()) return 0;
 

@@ -54,8 +54,8 @@ Producer::~Producer() {
   rd_kafka_destroy(rk_);
 }
 
-std::future<void> Producer::produce(const std::string& topic, const std::string& key, const std::string& payload,
-                                    const RecordHeaders& headers) {
+std::future<void> Producer::produce(const std::string& topic, const std::string& key,
+                                    const std::string& payload, const RecordHeaders& headers) {
   auto* promise = new std::promise<void>();
   auto future = promise->get_future();
   rd_kafka_headers_t* hdrs = rd_kafka_headers_new(headers.size());
@@ -68,8 +68,9 @@ std::future<void> Producer::produce(const std::string& topic, const std::string&
 #pragma GCC diagnostic ignored "-Wold-style-cast"
   rd_kafka_resp_err_t err = rd_kafka_producev(
       rk_, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
-      RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-      RD_KAFKA_V_HEADERS(hdrs), RD_KAFKA_V_OPAQUE(promise), RD_KAFKA_V_END);
+      RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()),
+      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_HEADERS(hdrs),
+      RD_KAFKA_V_OPAQUE(promise), RD_KAFKA_V_END);
 #pragma GCC diagnostic pop
   if (err) {
     rd_kafka_headers_destroy(hdrs);  // ownership passes to librdkafka only on success
@@ -81,10 +82,12 @@ std::future<void> Producer::produce(const std::string& topic, const std::string&
   return future;
 }
 
-void Producer::produceSync(const std::string& topic, const std::string& key, const std::string& payload,
-                           const RecordHeaders& headers, std::chrono::milliseconds timeout) {
+void Producer::produceSync(const std::string& topic, const std::string& key,
+                           const std::string& payload, const RecordHeaders& headers,
+                           std::chrono::milliseconds timeout) {
   auto future = produce(topic, key, payload, headers);
-  if (future.wait_for(timeout) != std::future_status::ready) throw ProduceError("timed out waiting for broker ack");
+  if (future.wait_for(timeout) != std::future_status::ready)
+    throw ProduceError("timed out waiting for broker ack");
   future.get();
 }
 

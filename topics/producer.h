@@ -29,11 +29,12 @@ class Producer {
   Producer(const Producer&) = delete;
   Producer& operator=(const Producer&) = delete;
 
-  std::future<void> produce(const std::string& topic, const std::string& key, const std::string& payload,
-                            const RecordHeaders& headers = {});
+  std::future<void> produce(const std::string& topic, const std::string& key,
+                            const std::string& payload, const RecordHeaders& headers = {});
   // Produces and waits for the acknowledgement; throws ProduceError.
   void produceSync(const std::string& topic, const std::string& key, const std::string& payload,
-                   const RecordHeaders& headers = {}, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+                   const RecordHeaders& headers = {},
+                   std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
   rd_kafka_s* rk_ = nullptr;

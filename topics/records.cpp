@@ -25,17 +25,22 @@ nlohmann::json parseVersioned(const std::string& payload, int expected_version) 
 }
 
 nlohmann::json OutboundSms::toJson() const {
-  return {{"v", 1}, {"message_id", message_id}, {"account_id", account_id}, {"from", from}, {"mode", mode}};
+  return {{"v", 1},
+          {"message_id", message_id},
+          {"account_id", account_id},
+          {"from", from},
+          {"mode", mode}};
 }
 
 OutboundSms OutboundSms::parse(const std::string& payload) {
   auto j = parseVersioned(payload, 1);
-  return {field<std::string>(j, "message_id"), field<std::string>(j, "account_id"), field<std::string>(j, "from"),
-          field<std::string>(j, "mode")};
+  return {field<std::string>(j, "message_id"), field<std::string>(j, "account_id"),
+          field<std::string>(j, "from"), field<std::string>(j, "mode")};
 }
 
 nlohmann::json CarrierReceipt::toJson() const {
-  return {{"v", 1}, {"carrier_message_id", carrier_message_id}, {"status", status}, {"errors", errors}};
+  return {
+      {"v", 1}, {"carrier_message_id", carrier_message_id}, {"status", status}, {"errors", errors}};
 }
 
 CarrierReceipt CarrierReceipt::parse(const std::string& payload) {
@@ -46,18 +51,31 @@ CarrierReceipt CarrierReceipt::parse(const std::string& payload) {
 }
 
 nlohmann::json InboundSms::toJson() const {
-  return {{"v", 1},       {"carrier_message_id", carrier_message_id}, {"from", from}, {"to", to},
-          {"text", text}, {"parts", parts},                           {"received_at", received_at}};
+  return {{"v", 1},
+          {"carrier_message_id", carrier_message_id},
+          {"from", from},
+          {"to", to},
+          {"text", text},
+          {"parts", parts},
+          {"received_at", received_at}};
 }
 
 InboundSms InboundSms::parse(const std::string& payload) {
   auto j = parseVersioned(payload, 1);
-  return {field<std::string>(j, "carrier_message_id"), field<std::string>(j, "from"), field<std::string>(j, "to"),
-          field<std::string>(j, "text"), field<int>(j, "parts"), field<std::string>(j, "received_at")};
+  return {field<std::string>(j, "carrier_message_id"),
+          field<std::string>(j, "from"),
+          field<std::string>(j, "to"),
+          field<std::string>(j, "text"),
+          field<int>(j, "parts"),
+          field<std::string>(j, "received_at")};
 }
 
 nlohmann::json EventRecord::envelope() const {
-  return {{"id", id}, {"type", type}, {"created", created}, {"account_id", account_id}, {"livemode", livemode},
+  return {{"id", id},
+          {"type", type},
+          {"created", created},
+          {"account_id", account_id},
+          {"livemode", livemode},
           {"data", data}};
 }
 
@@ -69,9 +87,9 @@ nlohmann::json EventRecord::toJson() const {
 
 EventRecord EventRecord::parse(const std::string& payload) {
   auto j = parseVersioned(payload, 1);
-  return {field<std::string>(j, "id"),         field<std::string>(j, "type"),
-          field<std::string>(j, "created"),    field<std::string>(j, "account_id"),
-          field<bool>(j, "livemode"),          field<nlohmann::json>(j, "data")};
+  return {field<std::string>(j, "id"),      field<std::string>(j, "type"),
+          field<std::string>(j, "created"), field<std::string>(j, "account_id"),
+          field<bool>(j, "livemode"),       field<nlohmann::json>(j, "data")};
 }
 
 }  // namespace smsgw::topics

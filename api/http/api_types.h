@@ -29,10 +29,10 @@ struct Caller {
 struct ApiRequest {
   std::string method;
   std::string path;
-  std::map<std::string, std::string> params;  // from the route pattern, e.g. {id}
-  std::map<std::string, std::string> query;   // percent-decoded
-  std::map<std::string, std::string> headers; // lower-cased names
-  nlohmann::json body;                        // null when the request had none
+  std::map<std::string, std::string> params;   // from the route pattern, e.g. {id}
+  std::map<std::string, std::string> query;    // percent-decoded
+  std::map<std::string, std::string> headers;  // lower-cased names
+  nlohmann::json body;                         // null when the request had none
   std::string raw_body;
   std::optional<Caller> caller;
   Language language = Language::English;
@@ -48,7 +48,9 @@ struct ApiResponse {
   bool has_body = true;
   std::vector<std::pair<std::string, std::string>> headers;
 
-  static ApiResponse json(int status, nlohmann::json body) { return {status, std::move(body), true, {}}; }
+  static ApiResponse json(int status, nlohmann::json body) {
+    return {status, std::move(body), true, {}};
+  }
   static ApiResponse noContent() { return {204, nullptr, false, {}}; }
 };
 

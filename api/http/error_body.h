@@ -8,6 +8,7 @@
 
 namespace smsgw::api {
 
-nlohmann::json errorBody(ErrorCode code, Language language, const nlohmann::json& details = nullptr);
+nlohmann::json errorBody(ErrorCode code, Language language,
+                         const nlohmann::json& details = nullptr);
 
 }  // namespace smsgw::api

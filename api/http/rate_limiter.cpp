@@ -8,7 +8,8 @@ RateLimiter::RateLimiter(int limit, std::chrono::milliseconds window, const Cloc
     : limit_(limit), window_(window), clock_(clock) {}
 
 RateDecision RateLimiter::hit(const std::string& key) {
-  auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now().time_since_epoch());
+  auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now().time_since_epoch());
   long long index = now_ms.count() / window_.count();
   long long window_end_ms = (index + 1) * window_.count();
   std::lock_guard lock(mutex_);
@@ -24,7 +25,8 @@ RateDecision RateLimiter::hit(const std::string& key) {
   if (w.count >= limit_) {
     decision.allowed = false;
     decision.remaining = 0;
-    decision.retry_after_seconds = static_cast<int>(std::max<long long>(1, (window_end_ms - now_ms.count() + 999) / 1000));
+    decision.retry_after_seconds =
+        static_cast<int>(std::max<long long>(1, (window_end_ms - now_ms.count() + 999) / 1000));
     return decision;
   }
   w.count++;

@@ -16,8 +16,8 @@ struct RateDecision {
   bool allowed = true;
   int limit = 0;
   int remaining = 0;
-  long long reset_unix = 0;      // when the current window ends (Unix seconds, rounded up)
-  int retry_after_seconds = 0;   // set when refused
+  long long reset_unix = 0;     // when the current window ends (Unix seconds, rounded up)
+  int retry_after_seconds = 0;  // set when refused
 };
 
 class RateLimiter {

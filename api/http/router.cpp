@@ -16,7 +16,9 @@ std::vector<std::string> splitPath(const std::string& path) {
   return out;
 }
 
-bool isParam(const std::string& segment) { return segment.size() > 2 && segment.front() == '{'; }
+bool isParam(const std::string& segment) {
+  return segment.size() > 2 && segment.front() == '{';
+}
 
 }  // namespace
 
@@ -26,9 +28,11 @@ std::optional<std::string> ApiRequest::header(const std::string& lower_name) con
   return it->second;
 }
 
-void Router::add(std::string method, std::string pattern, RouteOptions options, RouteHandler handler) {
+void Router::add(std::string method, std::string pattern, RouteOptions options,
+                 RouteHandler handler) {
   auto segments = splitPath(pattern);
-  routes_.push_back({std::move(method), std::move(pattern), std::move(segments), std::move(options), std::move(handler)});
+  routes_.push_back({std::move(method), std::move(pattern), std::move(segments), std::move(options),
+                     std::move(handler)});
 }
 
 Router::Match Router::match(const std::string& method, const std::string& path) const {

@@ -17,7 +17,7 @@ using RouteHandler = std::function<ApiResponse(ApiRequest&)>;
 struct RouteOptions {
   bool authenticated = true;
   std::optional<PermissionRequirement> permission;  // e.g. "messages:w"
-  bool allowed_before_payment = false;  // LIVE keys may call it before the first top-up
+  bool allowed_before_payment = false;              // LIVE keys may call it before the first top-up
 };
 
 struct Route {

@@ -24,7 +24,9 @@ struct ApiServer::Dispatch {
   RateLimiter limiter;
 
   Dispatch(App& a, Router r)
-      : app(a), router(std::move(r)), limiter(a.config.requests_per_second, std::chrono::seconds(1), a.clock) {}
+      : app(a),
+        router(std::move(r)),
+        limiter(a.config.requests_per_second, std::chrono::seconds(1), a.clock) {}
 };
 
 namespace {
@@ -73,10 +75,13 @@ std::map<std::string, std::string> collectQuery(const Http::Request& request) {
 bool isJsonContentType(const std::string& content_type) {
   std::string media = lower(content_type.substr(0, content_type.find(';')));
   while (!media.empty() && std::isspace(static_cast<unsigned char>(media.back()))) media.pop_back();
-  return media == "application/json" || (media.starts_with("application/") && media.ends_with("+json"));
+  return media == "application/json" ||
+         (media.starts_with("application/") && media.ends_with("+json"));
 }
 
-bool hasBodyMethod(const std::string& method) { return method == "POST" || method == "PATCH" || method == "PUT"; }
+bool hasBodyMethod(const std::string& method) {
+  return method == "POST" || method == "PATCH" || method == "PUT";
+}
 
 // Reads and validates the body the way Fastify would (its FST_ERR_* codes are the spec's).
 void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes) {
@@ -98,10 +103,12 @@ void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes) {
 
 void checkAccountState(const Caller& caller, const RouteOptions& options) {
   if (caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") {
-    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
-                                                                                         : "account_closed"}});
+    throw ApiError(ErrorCode::FORBIDDEN,
+                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
+                                                                    : "account_closed"}});
   }
-  if (caller.live() && caller.account_status == "PENDING_PAYMENT" && !options.allowed_before_payment) {
+  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
+      !options.allowed_before_payment) {
     throw ApiError(ErrorCode::PAYMENT_REQUIRED);
   }
   if (options.permission && !options.permission->satisfiedBy(caller.permissions)) {
@@ -117,7 +124,8 @@ void checkAccountState(const Caller& caller, const RouteOptions& options) {
 // A response header known only by name: Pistache writes typed headers, not raw ones.
 class NamedHeader final : public Http::Header::Header {
  public:
-  NamedHeader(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
+  NamedHeader(std::string name, std::string value)
+      : name_(std::move(name)), value_(std::move(value)) {}
   const char* name() const override { return name_.c_str(); }
   void write(std::ostream& os) const override { os << value_; }
   uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
@@ -131,7 +139,8 @@ class Handler final : public Http::Handler {
  public:
   HTTP_PROTOTYPE(Handler)
 
-  explicit Handler(std::shared_ptr<ApiServer::Dispatch> dispatch) : dispatch_(std::move(dispatch)) {}
+  explicit Handler(std::shared_ptr<ApiServer::Dispatch> dispatch)
+      : dispatch_(std::move(dispatch)) {}
 
   void onRequest(const Http::Request& request, Http::ResponseWriter writer) override {
     auto started = std::chrono::steady_clock::now();
@@ -151,7 +160,8 @@ class Handler final : public Http::Handler {
     } catch (const ApiError& error) {
       response = ApiResponse::json(errorInfo(error.code()).http_status,
                                    errorBody(error.code(), req.language, error.details()));
-      if (error.retryAfterSeconds()) response.headers.emplace_back("Retry-After", std::to_string(*error.retryAfterSeconds()));
+      if (error.retryAfterSeconds())
+        response.headers.emplace_back("Retry-After", std::to_string(*error.retryAfterSeconds()));
     } catch (const std::exception& e) {
       spdlog::error("request {} {} failed: {}", req.method, req.path, e.what());
       response = ApiResponse::json(500, errorBody(ErrorCode::INTERNAL_ERROR, req.language));
@@ -167,9 +177,11 @@ class Handler final : public Http::Handler {
   }
 
  private:
-  ApiResponse dispatch(ApiRequest& req, const Http::Request& request, std::optional<RateDecision>& rate) {
+  ApiResponse dispatch(ApiRequest& req, const Http::Request& request,
+                       std::optional<RateDecision>& rate) {
     auto match = dispatch_->router.match(req.method, req.path);
-    if (!match.route) throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
+    if (!match.route)
+      throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
     req.params = std::move(match.params);
     const RouteOptions& options = match.route->options;
     if (options.authenticated) {
@@ -177,14 +189,16 @@ class Handler final : public Http::Handler {
       if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
       req.caller = authenticate(dispatch_->app.db, *key);
       rate = dispatch_->limiter.hit(req.caller->account_id);
-      if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
+      if (!rate->allowed)
+        throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
     }
     readBody(req, request, dispatch_->app.config.max_body_bytes);
     if (req.caller) checkAccountState(*req.caller, options);
     return match.route->handler(req);
   }
 
-  size_t write(const Http::Request& request, Http::ResponseWriter& writer, const ApiResponse& response) {
+  size_t write(const Http::Request& request, Http::ResponseWriter& writer,
+               const ApiResponse& response) {
     // Pistache answers "Connection: Close" unless the client asked for keep-alive; HTTP/1.1
     // means keep-alive by default (RFC 9112), so say so unless the client asked to close.
     auto connection = request.headers().tryGet<Http::Header::Connection>();
@@ -193,7 +207,8 @@ class Handler final : public Http::Handler {
       writer.headers().remove<Http::Header::Connection>();
       writer.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
     }
-    for (const auto& [name, value] : response.headers) writer.headers().add(std::make_shared<NamedHeader>(name, value));
+    for (const auto& [name, value] : response.headers)
+      writer.headers().add(std::make_shared<NamedHeader>(name, value));
     auto code = static_cast<Http::Code>(response.status);
     if (!response.has_body) {
       writer.send(code);
@@ -206,10 +221,18 @@ class Handler final : public Http::Handler {
 
   void accessLog(const ApiRequest& req, int status, const std::string& request_id,
                  std::chrono::steady_clock::time_point started, size_t bytes_out) {
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    nlohmann::json line = {{"type", "access"},        {"request_id", request_id}, {"method", req.method},
-                           {"path", req.path},        {"status", status},         {"duration_ms", ms},
-                           {"bytes_in", req.raw_body.size()}, {"bytes_out", bytes_out}, {"ip", req.client_ip}};
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    nlohmann::json line = {{"type", "access"},
+                           {"request_id", request_id},
+                           {"method", req.method},
+                           {"path", req.path},
+                           {"status", status},
+                           {"duration_ms", ms},
+                           {"bytes_in", req.raw_body.size()},
+                           {"bytes_out", bytes_out},
+                           {"ip", req.client_ip}};
     if (req.caller) {
       line["account_id"] = req.caller->account_id;
       line["key_id"] = req.caller->key_id;
@@ -223,9 +246,12 @@ class Handler final : public Http::Handler {
 
 }  // namespace
 
-ApiServer::ApiServer(App& app, Router router) : dispatch_(std::make_shared<Dispatch>(app, std::move(router))) {}
+ApiServer::ApiServer(App& app, Router router)
+    : dispatch_(std::make_shared<Dispatch>(app, std::move(router))) {}
 
-ApiServer::~ApiServer() { shutdown(); }
+ApiServer::~ApiServer() {
+  shutdown();
+}
 
 void ApiServer::start() {
   const auto& config = dispatch_->app.config;
@@ -250,6 +276,8 @@ void ApiServer::shutdown() {
   }
 }
 
-uint16_t ApiServer::port() const { return endpoint_ ? static_cast<uint16_t>(endpoint_->getPort()) : 0; }
+uint16_t ApiServer::port() const {
+  return endpoint_ ? static_cast<uint16_t>(endpoint_->getPort()) : 0;
+}
 
 }  // namespace smsgw::api

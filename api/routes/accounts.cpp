@@ -18,26 +18,30 @@ const std::regex kEmailPattern(R"([^@\s]+@[^@\s]+\.[^@\s]+)");
 
 std::string requireEmail(const nlohmann::json& body) {
   std::string email = requireString(body, "email", 254);
-  if (!std::regex_match(email, kEmailPattern)) throw validationError("email", "must be an email address");
+  if (!std::regex_match(email, kEmailPattern))
+    throw validationError("email", "must be an email address");
   return email;
 }
 
 nlohmann::json accountDocument(soci::session& sql, const std::string& account_id) {
-  auto doc = queryJson(sql, "SELECT api_account_document(a)::text FROM accounts a WHERE a.id = :id", account_id);
+  auto doc = queryJson(sql, "SELECT api_account_document(a)::text FROM accounts a WHERE a.id = :id",
+                       account_id);
   if (!doc) throw ApiError(ErrorCode::NOT_FOUND);
   return *doc;
 }
 
-nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyMode mode, const std::string& label) {
+nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyMode mode,
+                         const std::string& label) {
   GeneratedKey key = generateApiKey(mode);
   std::string id = newId("key");
   std::string mode_text(toString(mode));
   std::string permissions = Permissions::everything().toJson().dump();
   sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions) "
          "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb)",
-      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix), soci::use(mode_text),
-      soci::use(label), soci::use(permissions);
-  auto resource = queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
+      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
+      soci::use(mode_text), soci::use(label), soci::use(permissions);
+  auto resource =
+      queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;
   return *resource;
 }
@@ -48,22 +52,26 @@ ApiResponse signup(App& app, ApiRequest& req) {
   std::string email = requireEmail(body);
   std::string password = requireString(body, "password", 200);
   if (password.size() < 10) throw validationError("password", "must be at least 10 characters");
-  if (optionalBool(body, "accept_terms") != true) throw validationError("accept_terms", "must be true");
+  if (optionalBool(body, "accept_terms") != true)
+    throw validationError("accept_terms", "must be true");
 
   std::string password_hash = crypto::hashPassword(password);
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   int taken = 0;
-  *sql << "SELECT count(*) FROM accounts WHERE lower(email) = lower(:email)", soci::use(email), soci::into(taken);
+  *sql << "SELECT count(*) FROM accounts WHERE lower(email) = lower(:email)", soci::use(email),
+      soci::into(taken);
   if (taken) throw ApiError(ErrorCode::CONFLICT, {{"field", "email"}, {"reason", "email_taken"}});
   std::string id = newId("acc");
   *sql << "INSERT INTO accounts (id, name, email, password_hash, terms_accepted_at, terms_version) "
           "VALUES (:id, :name, :email, :hash, now(), :terms)",
-      soci::use(id), soci::use(name), soci::use(email), soci::use(password_hash), soci::use(app.config.terms_version);
+      soci::use(id), soci::use(name), soci::use(email), soci::use(password_hash),
+      soci::use(app.config.terms_version);
   nlohmann::json keys = nlohmann::json::array();
   keys.push_back(insertKey(*sql, id, KeyMode::Test, "Default test key"));
   keys.push_back(insertKey(*sql, id, KeyMode::Live, "Default live key"));
-  auto account = queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", id);
+  auto account =
+      queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", id);
   tx.commit();
   return ApiResponse::json(201, {{"account", *account}, {"api_keys", keys}});
 }
@@ -71,7 +79,8 @@ ApiResponse signup(App& app, ApiRequest& req) {
 ApiResponse getMe(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   nlohmann::json doc = accountDocument(*sql, req.who().account_id);
-  doc["caller"] = {{"mode", toString(req.who().mode)}, {"oauth_client", nullptr}, {"key_id", req.who().key_id}};
+  doc["caller"] = {
+      {"mode", toString(req.who().mode)}, {"oauth_client", nullptr}, {"key_id", req.who().key_id}};
   return ApiResponse::json(200, doc);
 }
 
@@ -96,14 +105,17 @@ ApiResponse patchAccount(App& app, ApiRequest& req) {
   soci::transaction tx(*sql);
   if (email) {
     int taken = 0;
-    *sql << "SELECT count(*) FROM accounts WHERE lower(email) = lower(:email) AND id <> :id", soci::use(*email),
-        soci::use(req.who().account_id), soci::into(taken);
+    *sql << "SELECT count(*) FROM accounts WHERE lower(email) = lower(:email) AND id <> :id",
+        soci::use(*email), soci::use(req.who().account_id), soci::into(taken);
     if (taken) throw ApiError(ErrorCode::CONFLICT, {{"field", "email"}, {"reason", "email_taken"}});
     // A new address is unverified until proven again.
-    *sql << "UPDATE accounts SET email = :email, email_verified_at = NULL WHERE id = :id AND lower(email) <> lower(:email2)",
+    *sql << "UPDATE accounts SET email = :email, email_verified_at = NULL WHERE id = :id AND "
+            "lower(email) <> lower(:email2)",
         soci::use(*email), soci::use(req.who().account_id), soci::use(*email);
   }
-  if (name) *sql << "UPDATE accounts SET name = :name WHERE id = :id", soci::use(*name), soci::use(req.who().account_id);
+  if (name)
+    *sql << "UPDATE accounts SET name = :name WHERE id = :id", soci::use(*name),
+        soci::use(req.who().account_id);
   nlohmann::json doc = accountDocument(*sql, req.who().account_id);
   tx.commit();
   return ApiResponse::json(200, doc);
@@ -116,15 +128,17 @@ ApiResponse listTransactions(App& app, ApiRequest& req) {
   if (auto it = req.query.find("before"); it != req.query.end() && !it->second.empty()) {
     static const std::regex kCursor(R"(txn_(\d{1,18}))");
     std::smatch m;
-    if (!std::regex_match(it->second, m, kCursor)) throw validationError("before", "must be a transaction id (txn_…)");
+    if (!std::regex_match(it->second, m, kCursor))
+      throw validationError("before", "must be a transaction id (txn_…)");
     before = std::stoll(m[1]);
   }
   db::Session sql(app.db);
   nlohmann::json data = nlohmann::json::array();
   int fetch = limit + 1;  // one extra row tells whether more exist
   soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_ledger_entry(e)::text FROM ledger_entries e WHERE e.account_id = :id "
-                       "AND e.id < :before ORDER BY e.id DESC LIMIT :fetch",
+      (sql->prepare
+           << "SELECT api_ledger_entry(e)::text FROM ledger_entries e WHERE e.account_id = :id "
+              "AND e.id < :before ORDER BY e.id DESC LIMIT :fetch",
        soci::use(req.who().account_id), soci::use(before), soci::use(fetch));
   for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
   bool has_more = static_cast<int>(data.size()) > limit;
@@ -146,9 +160,12 @@ void addAccountRoutes(Router& router, App& app) {
   RouteOptions me;  // every key may read whose it is
   me.allowed_before_payment = true;
   router.add("GET", "/v1/accounts/me", me, [&app](ApiRequest& r) { return getMe(app, r); });
-  router.add("GET", "/v1/accounts/{id}", read, [&app](ApiRequest& r) { return getAccount(app, r); });
-  router.add("PATCH", "/v1/accounts/{id}", modify, [&app](ApiRequest& r) { return patchAccount(app, r); });
-  router.add("GET", "/v1/accounts/{id}/transactions", read, [&app](ApiRequest& r) { return listTransactions(app, r); });
+  router.add("GET", "/v1/accounts/{id}", read,
+             [&app](ApiRequest& r) { return getAccount(app, r); });
+  router.add("PATCH", "/v1/accounts/{id}", modify,
+             [&app](ApiRequest& r) { return patchAccount(app, r); });
+  router.add("GET", "/v1/accounts/{id}/transactions", read,
+             [&app](ApiRequest& r) { return listTransactions(app, r); });
 }
 
 }  // namespace smsgw::api

@@ -27,28 +27,33 @@ struct StoredKey {
 
 std::optional<StoredKey> loadKey(soci::session& sql, const std::string& id) {
   StoredKey k;
-  sql << "SELECT account_id, mode, kind, label, permissions::text, default_deny::int, (revoked_at IS NOT NULL)::int, "
+  sql << "SELECT account_id, mode, kind, label, permissions::text, default_deny::int, (revoked_at "
+         "IS NOT NULL)::int, "
          "oauth_grant::int FROM api_keys WHERE id = :id",
-      soci::use(id), soci::into(k.account_id), soci::into(k.mode), soci::into(k.kind), soci::into(k.label, k.label_ind),
-      soci::into(k.permissions), soci::into(k.default_deny), soci::into(k.revoked), soci::into(k.oauth);
+      soci::use(id), soci::into(k.account_id), soci::into(k.mode), soci::into(k.kind),
+      soci::into(k.label, k.label_ind), soci::into(k.permissions), soci::into(k.default_deny),
+      soci::into(k.revoked), soci::into(k.oauth);
   if (!sql.got_data()) return std::nullopt;
   return k;
 }
 
 // Broader permissions than the caller's need the account password (a step-up).
-void checkEscalation(soci::session& sql, const ApiRequest& req, const Permissions& wanted, const nlohmann::json& body) {
+void checkEscalation(soci::session& sql, const ApiRequest& req, const Permissions& wanted,
+                     const nlohmann::json& body) {
   if (wanted.isSubsetOf(req.who().permissions)) return;
   auto password = optionalString(body, "password", 200);
   if (password) {
     std::string hash;
-    sql << "SELECT password_hash FROM accounts WHERE id = :id", soci::use(req.who().account_id), soci::into(hash);
+    sql << "SELECT password_hash FROM accounts WHERE id = :id", soci::use(req.who().account_id),
+        soci::into(hash);
     if (crypto::verifyPassword(*password, hash)) return;
   }
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
 
 nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyMode mode,
-                         const std::optional<std::string>& label, const Permissions& permissions, bool default_deny) {
+                         const std::optional<std::string>& label, const Permissions& permissions,
+                         bool default_deny) {
   GeneratedKey key = generateApiKey(mode);
   std::string id = newId("key");
   std::string mode_text(toString(mode));
@@ -56,11 +61,15 @@ nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyM
   int deny = default_deny ? 1 : 0;
   soci::indicator label_ind = label ? soci::i_ok : soci::i_null;
   std::string label_text = label.value_or("");
-  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, default_deny) "
-         "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, :deny::int::boolean)",
-      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix), soci::use(mode_text),
-      soci::use(label_text, label_ind), soci::use(permissions_text), soci::use(deny);
-  auto resource = queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
+  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
+         "default_deny) "
+         "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
+         ":deny::int::boolean)",
+      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
+      soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
+      soci::use(deny);
+  auto resource =
+      queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;
   return *resource;
 }
@@ -83,7 +92,9 @@ ApiResponse createKey(App& app, ApiRequest& req) {
   if (!mode) throw validationError("mode", "must be LIVE or TEST");
   if (*mode == KeyMode::Live && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   auto label = optionalString(body, "label", 100);
-  Permissions permissions = body.contains("permissions") ? Permissions::fromJson(body["permissions"]) : caller.permissions;
+  Permissions permissions = body.contains("permissions")
+                                ? Permissions::fromJson(body["permissions"])
+                                : caller.permissions;
   bool default_deny = optionalBool(body, "default_deny").value_or(false);
   refuseListSettings(body);
 
@@ -98,10 +109,11 @@ ApiResponse createKey(App& app, ApiRequest& req) {
 ApiResponse listKeys(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   return ApiResponse::json(
-      200, {{"data", queryJsonArray(*sql,
-                                    "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.account_id = :a "
-                                    "AND k.kind = 'USER' AND k.revoked_at IS NULL ORDER BY k.created_at DESC",
-                                    req.who().account_id)}});
+      200, {{"data", queryJsonArray(
+                         *sql,
+                         "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.account_id = :a "
+                         "AND k.kind = 'USER' AND k.revoked_at IS NULL ORDER BY k.created_at DESC",
+                         req.who().account_id)}});
 }
 
 ApiResponse rotateKey(App& app, ApiRequest& req) {
@@ -118,18 +130,21 @@ ApiResponse rotateKey(App& app, ApiRequest& req) {
   if (key->kind == "SESSION") throw ApiError(ErrorCode::CONFLICT, {{"reason", "session_key"}});
   if (key->oauth) throw ApiError(ErrorCode::CONFLICT, {{"reason", "oauth_grant"}});
 
-  Permissions permissions = body.contains("permissions") ? Permissions::fromJson(body["permissions"])
-                                                         : Permissions::fromJson(nlohmann::json::parse(key->permissions));
+  Permissions permissions = body.contains("permissions")
+                                ? Permissions::fromJson(body["permissions"])
+                                : Permissions::fromJson(nlohmann::json::parse(key->permissions));
   checkEscalation(*sql, req, permissions, body);
-  std::optional<std::string> label = key->label_ind == soci::i_ok ? std::optional(key->label) : std::nullopt;
+  std::optional<std::string> label =
+      key->label_ind == soci::i_ok ? std::optional(key->label) : std::nullopt;
   if (auto new_label = optionalString(body, "label", 100)) label = new_label;
 
-  nlohmann::json fresh =
-      insertKey(*sql, caller.account_id, *keyModeFromString(key->mode), label, permissions, key->default_deny != 0);
+  nlohmann::json fresh = insertKey(*sql, caller.account_id, *keyModeFromString(key->mode), label,
+                                   permissions, key->default_deny != 0);
   std::string fresh_id = fresh["id"];
   // Only one rotation can win: a concurrent one finds the key already revoked.
   int won = 0;
-  *sql << "UPDATE api_keys SET revoked_at = now(), replaced_by = :new WHERE id = :id AND revoked_at IS NULL RETURNING 1",
+  *sql << "UPDATE api_keys SET revoked_at = now(), replaced_by = :new WHERE id = :id AND "
+          "revoked_at IS NULL RETURNING 1",
       soci::use(fresh_id), soci::use(id), soci::into(won);
   if (!sql->got_data()) throw ApiError(ErrorCode::CONFLICT, {{"reason", "raced"}});
   tx.commit();
@@ -145,8 +160,9 @@ ApiResponse revokeKey(App& app, ApiRequest& req) {
   if (key->mode == "LIVE" && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   if (key->kind == "SESSION") throw ApiError(ErrorCode::NOT_FOUND);
   int revoked = 0;
-  *sql << "UPDATE api_keys SET revoked_at = now() WHERE id = :id AND revoked_at IS NULL RETURNING 1", soci::use(id),
-      soci::into(revoked);
+  *sql
+      << "UPDATE api_keys SET revoked_at = now() WHERE id = :id AND revoked_at IS NULL RETURNING 1",
+      soci::use(id), soci::into(revoked);
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
   return ApiResponse::noContent();
 }
@@ -157,9 +173,12 @@ void addApiKeyRoutes(Router& router, App& app) {
   RouteOptions read = needs("api_keys:r");
   read.allowed_before_payment = true;
   router.add("GET", "/v1/api-keys", read, [&app](ApiRequest& r) { return listKeys(app, r); });
-  router.add("POST", "/v1/api-keys", needs("api_keys:w"), [&app](ApiRequest& r) { return createKey(app, r); });
-  router.add("POST", "/v1/api-keys/{id}/rotate", needs("api_keys:m"), [&app](ApiRequest& r) { return rotateKey(app, r); });
-  router.add("DELETE", "/v1/api-keys/{id}", needs("api_keys:d"), [&app](ApiRequest& r) { return revokeKey(app, r); });
+  router.add("POST", "/v1/api-keys", needs("api_keys:w"),
+             [&app](ApiRequest& r) { return createKey(app, r); });
+  router.add("POST", "/v1/api-keys/{id}/rotate", needs("api_keys:m"),
+             [&app](ApiRequest& r) { return rotateKey(app, r); });
+  router.add("DELETE", "/v1/api-keys/{id}", needs("api_keys:d"),
+             [&app](ApiRequest& r) { return revokeKey(app, r); });
 }
 
 }  // namespace smsgw::api

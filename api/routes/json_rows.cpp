@@ -7,7 +7,8 @@
 
 namespace smsgw::api {
 
-std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query, const std::string& param) {
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
+                                        const std::string& param) {
   std::string text;
   soci::indicator ind = soci::i_null;
   sql << query, soci::use(param), soci::into(text, ind);
@@ -15,7 +16,8 @@ std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& q
   return nlohmann::json::parse(text);
 }
 
-nlohmann::json queryJsonArray(soci::session& sql, const std::string& query, const std::string& param) {
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
+                              const std::string& param) {
   nlohmann::json out = nlohmann::json::array();
   soci::rowset<std::string> rows = (sql.prepare << query, soci::use(param));
   for (const auto& text : rows) out.push_back(nlohmann::json::parse(text));
@@ -24,7 +26,8 @@ nlohmann::json queryJsonArray(soci::session& sql, const std::string& query, cons
 
 void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id) {
   if (!owner) throw ApiError(ErrorCode::NOT_FOUND);
-  if (*owner != account_id) throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});
+  if (*owner != account_id)
+    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});
 }
 
 void requireOwnAccountPath(const ApiRequest& req) {

@@ -11,9 +11,11 @@
 namespace smsgw::api {
 
 // Runs a query whose single column is JSON text; one result or none.
-std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query, const std::string& param);
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
+                                        const std::string& param);
 // All rows of such a query, in order, as a JSON array.
-nlohmann::json queryJsonArray(soci::session& sql, const std::string& query, const std::string& param);
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
+                              const std::string& param);
 
 // The account id owning a row, for the 404-versus-403 rule: another account's id is 403.
 void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id);

@@ -32,7 +32,8 @@ struct SendRequest {
 E164 requireCanadian(const nlohmann::json& body, const char* field) {
   E164 number = requirePhone(requireString(body, field, 20), field);
   if (!isCanadianNumber(number)) {
-    throw ApiError(ErrorCode::NON_CANADIAN_NUMBER, nlohmann::json::array({{{"field", field}, {"message", "must be Canadian"}}}));
+    throw ApiError(ErrorCode::NON_CANADIAN_NUMBER,
+                   nlohmann::json::array({{{"field", field}, {"message", "must be Canadian"}}}));
   }
   return number;
 }
@@ -41,18 +42,22 @@ SendRequest validateSend(const ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   E164 to = requireCanadian(body, "to");
   E164 from = requireCanadian(body, "from");
-  if (!body.contains("body") || !body["body"].is_string() || body["body"].get_ref<const std::string&>().empty()) {
+  if (!body.contains("body") || !body["body"].is_string() ||
+      body["body"].get_ref<const std::string&>().empty()) {
     throw validationError("body", "is required");
   }
   std::string text = body["body"];
   SegmentCount count = countSegments(text);
   if (!count.valid_utf8) throw validationError("body", "must be valid UTF-8");
   if (count.parts > kMaxParts || count.characters > kMaxCharacters) {
-    throw ApiError(ErrorCode::MESSAGE_TOO_LONG, {{"parts", count.parts}, {"characters", count.characters},
-                                                 {"max_parts", kMaxParts}, {"max_characters", kMaxCharacters}});
+    throw ApiError(ErrorCode::MESSAGE_TOO_LONG, {{"parts", count.parts},
+                                                 {"characters", count.characters},
+                                                 {"max_parts", kMaxParts},
+                                                 {"max_characters", kMaxCharacters}});
   }
   bool skip = optionalBool(body, "skip_consent_check").value_or(false);
-  if (skip && req.who().live()) throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "skip_consent_check_requires_test_key"}});
+  if (skip && req.who().live())
+    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "skip_consent_check_requires_test_key"}});
   return {from, to, text, count.parts, skip};
 }
 
@@ -60,8 +65,8 @@ SendRequest validateSend(const ApiRequest& req) {
 // issue), so until then every LIVE send stops at PHONE_NUMBER_NOT_OWNED without a charge.
 void checkLiveSend(soci::session& sql, const Caller& caller) {
   int verified = 0;
-  sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id", soci::use(caller.account_id),
-      soci::into(verified);
+  sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
+      soci::use(caller.account_id), soci::into(verified);
   if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
   throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED);
 }
@@ -76,21 +81,25 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   const Caller& caller = req.who();
   SendRequest send = validateSend(req);
   std::string idempotency_key = req.header("idempotency-key").value_or("");
-  if (idempotency_key.size() > 255) throw validationError("Idempotency-Key", "must be at most 255 characters");
-  std::string fingerprint = crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
+  if (idempotency_key.size() > 255)
+    throw validationError("Idempotency-Key", "must be at most 255 characters");
+  std::string fingerprint =
+      crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
   std::string mode(toString(caller.mode));
 
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   if (!idempotency_key.empty()) {
-    *sql << "DELETE FROM message_idempotency_keys WHERE account_id = :a AND mode = :m AND idempotency_key = :k "
+    *sql << "DELETE FROM message_idempotency_keys WHERE account_id = :a AND mode = :m AND "
+            "idempotency_key = :k "
             "AND created_at < now() - interval '24 hours'",
         soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key);
     std::string existing_id, existing_fingerprint;
-    *sql << "SELECT message_id, fingerprint FROM message_idempotency_keys WHERE account_id = :a AND mode = :m "
+    *sql << "SELECT message_id, fingerprint FROM message_idempotency_keys WHERE account_id = :a "
+            "AND mode = :m "
             "AND idempotency_key = :k",
-        soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key), soci::into(existing_id),
-        soci::into(existing_fingerprint);
+        soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key),
+        soci::into(existing_id), soci::into(existing_fingerprint);
     if (sql->got_data()) {
       if (existing_fingerprint != fingerprint) throw ApiError(ErrorCode::IDEMPOTENCY_KEY_REUSED);
       return sentMessage(*sql, existing_id, 201);
@@ -102,24 +111,35 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   *sql << "SELECT cents FROM prices WHERE code = 'sms_outbound_part'", soci::into(price);
   long long cost = static_cast<long long>(price) * send.parts;  // TEST: what it would have cost
   std::string id = newId("msg");
-  *sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, segment_count, mode, "
-          "cost_cents) VALUES (:id, :a, 'OUTBOUND', :from, :to, :body, 'QUEUED', :parts, :mode, :cost)",
-      soci::use(id), soci::use(caller.account_id), soci::use(send.from.str()), soci::use(send.to.str()),
-      soci::use(send.body), soci::use(send.parts), soci::use(mode), soci::use(cost);
+  *sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
+          "segment_count, mode, "
+          "cost_cents) VALUES (:id, :a, 'OUTBOUND', :from, :to, :body, 'QUEUED', :parts, :mode, "
+          ":cost)",
+      soci::use(id), soci::use(caller.account_id), soci::use(send.from.str()),
+      soci::use(send.to.str()), soci::use(send.body), soci::use(send.parts), soci::use(mode),
+      soci::use(cost);
   if (!idempotency_key.empty()) {
     int inserted = 0;
     // A concurrent request with the same key waits here for the other to commit, then yields.
-    *sql << "INSERT INTO message_idempotency_keys (account_id, mode, idempotency_key, fingerprint, message_id) "
+    *sql << "INSERT INTO message_idempotency_keys (account_id, mode, idempotency_key, fingerprint, "
+            "message_id) "
             "VALUES (:a, :m, :k, :f, :id) ON CONFLICT DO NOTHING RETURNING 1",
-        soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key), soci::use(fingerprint),
-        soci::use(id), soci::into(inserted);
-    if (!sql->got_data()) throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
+        soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key),
+        soci::use(fingerprint), soci::use(id), soci::into(inserted);
+    if (!sql->got_data())
+      throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
   }
-  topics::raiseEvent(*sql, {caller.account_id, "message.queued", caller.live(),
-                            {{"message_id", id}, {"from", send.from.str()}, {"to", send.to.str()},
-                             {"status", "QUEUED"}, {"message_status", "QUEUED"}}});
+  topics::raiseEvent(*sql, {caller.account_id,
+                            "message.queued",
+                            caller.live(),
+                            {{"message_id", id},
+                             {"from", send.from.str()},
+                             {"to", send.to.str()},
+                             {"status", "QUEUED"},
+                             {"message_status", "QUEUED"}}});
   topics::OutboundSms record{id, caller.account_id, send.from.str(), mode};
-  db::enqueueOutbox(*sql, std::string(topics::kSmsOutbound.name), send.from.str(), record.toJson().dump());
+  db::enqueueOutbox(*sql, std::string(topics::kSmsOutbound.name), send.from.str(),
+                    record.toJson().dump());
   ApiResponse response = sentMessage(*sql, id, 201);
   tx.commit();
   app.relay.notify();
@@ -130,9 +150,11 @@ ApiResponse getMessage(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   const auto& id = req.params.at("id");
   std::string owner, mode;
-  *sql << "SELECT account_id, mode FROM messages WHERE id = :id", soci::use(id), soci::into(owner), soci::into(mode);
+  *sql << "SELECT account_id, mode FROM messages WHERE id = :id", soci::use(id), soci::into(owner),
+      soci::into(mode);
   requireOwnedBy(sql->got_data() ? std::optional(owner) : std::nullopt, req.who().account_id);
-  if (mode != toString(req.who().mode)) throw ApiError(ErrorCode::NOT_FOUND);  // TEST and LIVE data stay apart
+  if (mode != toString(req.who().mode))
+    throw ApiError(ErrorCode::NOT_FOUND);  // TEST and LIVE data stay apart
   return ApiResponse::json(200, *queryJson(*sql, kMessageJson, id));
 }
 
@@ -148,7 +170,7 @@ ApiResponse listMessages(App& app, ApiRequest& req) {
   std::string to = queryFilter(req, "to"), from = queryFilter(req, "from");
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (auto& c : direction) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  static const std::set<std::string> kStatuses = {"",       "QUEUED", "SENDING",     "SENT",
+  static const std::set<std::string> kStatuses = {"",          "QUEUED", "SENDING",     "SENT",
                                                   "DELIVERED", "FAILED", "UNDELIVERED", "RECEIVED"};
   if (!kStatuses.count(status)) throw validationError("status", "unknown message status");
   if (direction != "" && direction != "OUTBOUND" && direction != "INBOUND") {
@@ -156,32 +178,39 @@ ApiResponse listMessages(App& app, ApiRequest& req) {
   }
   std::string mode(toString(req.who().mode));
   const std::string filter =
-      " FROM messages m WHERE m.account_id = :a AND m.mode = :mode AND (:status = '' OR m.status = :status2) "
+      " FROM messages m WHERE m.account_id = :a AND m.mode = :mode AND (:status = '' OR m.status = "
+      ":status2) "
       "AND (:direction = '' OR m.direction = :direction2) AND (:to = '' OR m.to_number = :to2) "
       "AND (:from = '' OR m.from_number = :from2)";
   db::Session sql(app.db);
   long long total = 0;
-  *sql << "SELECT count(*)" + filter, soci::use(req.who().account_id), soci::use(mode), soci::use(status),
-      soci::use(status), soci::use(direction), soci::use(direction), soci::use(to), soci::use(to), soci::use(from),
-      soci::use(from), soci::into(total);
+  *sql << "SELECT count(*)" + filter, soci::use(req.who().account_id), soci::use(mode),
+      soci::use(status), soci::use(status), soci::use(direction), soci::use(direction),
+      soci::use(to), soci::use(to), soci::use(from), soci::use(from), soci::into(total);
   int offset = (page - 1) * limit;
   nlohmann::json data = nlohmann::json::array();
   soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_message(m)::text" + filter + " ORDER BY m.created_at DESC, m.id LIMIT :limit OFFSET :offset",
-       soci::use(req.who().account_id), soci::use(mode), soci::use(status), soci::use(status), soci::use(direction),
-       soci::use(direction), soci::use(to), soci::use(to), soci::use(from), soci::use(from), soci::use(limit),
-       soci::use(offset));
+      (sql->prepare << "SELECT api_message(m)::text" + filter +
+                           " ORDER BY m.created_at DESC, m.id LIMIT :limit OFFSET :offset",
+       soci::use(req.who().account_id), soci::use(mode), soci::use(status), soci::use(status),
+       soci::use(direction), soci::use(direction), soci::use(to), soci::use(to), soci::use(from),
+       soci::use(from), soci::use(limit), soci::use(offset));
   for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
   long long pages = (total + limit - 1) / limit;
-  return ApiResponse::json(200, {{"data", data}, {"meta", {{"page", page}, {"limit", limit}, {"total", total}, {"pages", pages}}}});
+  return ApiResponse::json(
+      200, {{"data", data},
+            {"meta", {{"page", page}, {"limit", limit}, {"total", total}, {"pages", pages}}}});
 }
 
 }  // namespace
 
 void addMessageRoutes(Router& router, App& app) {
-  router.add("POST", "/v1/messages", needs("messages:w"), [&app](ApiRequest& r) { return sendMessage(app, r); });
-  router.add("GET", "/v1/messages", needs("messages:r"), [&app](ApiRequest& r) { return listMessages(app, r); });
-  router.add("GET", "/v1/messages/{id}", needs("messages:r"), [&app](ApiRequest& r) { return getMessage(app, r); });
+  router.add("POST", "/v1/messages", needs("messages:w"),
+             [&app](ApiRequest& r) { return sendMessage(app, r); });
+  router.add("GET", "/v1/messages", needs("messages:r"),
+             [&app](ApiRequest& r) { return listMessages(app, r); });
+  router.add("GET", "/v1/messages/{id}", needs("messages:r"),
+             [&app](ApiRequest& r) { return getMessage(app, r); });
 }
 
 }  // namespace smsgw::api

@@ -1,8 +1,7 @@
 // Owner phone verification: a code by SMS from the platform's sender, then confirmation.
 // Codes are stored only as hashes, expire after 10 minutes and allow 5 attempts.
-#include <soci/soci.h>
-
 #include <fmt/format.h>
+#include <soci/soci.h>
 
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
@@ -26,7 +25,8 @@ std::string randomCode() {
   for (unsigned char c : crypto::randomBytes(kCodeLength * 2)) {
     if (c < 250 && code.size() < kCodeLength) code.push_back(static_cast<char>('0' + c % 10));
   }
-  while (code.size() < kCodeLength) code.push_back('0' + static_cast<char>(crypto::randomBytes(1)[0] & 7));
+  while (code.size() < kCodeLength)
+    code.push_back('0' + static_cast<char>(crypto::randomBytes(1)[0] & 7));
   return code;
 }
 
@@ -52,9 +52,12 @@ ApiResponse sendCode(App& app, const std::string& account_id, const E164& phone)
     *sql << "SELECT count(*) FROM owner_phone_verifications WHERE account_id = :a "
             "AND created_at > now() - make_interval(secs => :s)",
         soci::use(account_id), soci::use(kResendAfterSeconds), soci::into(recent);
-    if (recent) throw ApiError(ErrorCode::RATE_LIMITED, {{"reason", "code_recently_sent"}}, kResendAfterSeconds);
+    if (recent)
+      throw ApiError(ErrorCode::RATE_LIMITED, {{"reason", "code_recently_sent"}},
+                     kResendAfterSeconds);
   }
-  std::string text = fmt::format("Your verification code is {0}. Votre code de vérification est {0}.", code);
+  std::string text =
+      fmt::format("Your verification code is {0}. Votre code de vérification est {0}.", code);
   failForCarrier(app.carrier.sendMessage(app.config.platform_sender, phone.str(), text));
 
   db::Session sql(app.db);
@@ -62,35 +65,43 @@ ApiResponse sendCode(App& app, const std::string& account_id, const E164& phone)
   std::string expires_at;
   *sql << "INSERT INTO owner_phone_verifications (account_id, phone_number, code_hash, expires_at) "
           "VALUES (:a, :p, :h, now() + interval '10 minutes') "
-          "ON CONFLICT (account_id) DO UPDATE SET phone_number = excluded.phone_number, code_hash = excluded.code_hash, "
-          "attempts = 0, expires_at = excluded.expires_at, created_at = now() RETURNING iso_ts(expires_at)",
+          "ON CONFLICT (account_id) DO UPDATE SET phone_number = excluded.phone_number, code_hash "
+          "= excluded.code_hash, "
+          "attempts = 0, expires_at = excluded.expires_at, created_at = now() RETURNING "
+          "iso_ts(expires_at)",
       soci::use(account_id), soci::use(phone.str()), soci::use(hash), soci::into(expires_at);
-  return ApiResponse::json(202, {{"status", "code_sent"}, {"phone_number", phone.str()}, {"expires_at", expires_at}});
+  return ApiResponse::json(
+      202, {{"status", "code_sent"}, {"phone_number", phone.str()}, {"expires_at", expires_at}});
 }
 
-ApiResponse confirmCode(App& app, const std::string& account_id, const E164& phone, const std::string& code) {
+ApiResponse confirmCode(App& app, const std::string& account_id, const E164& phone,
+                        const std::string& code) {
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   std::string stored_phone, stored_hash;
   int attempts = 0, expired = 0;
-  *sql << "SELECT phone_number, code_hash, attempts, (expires_at < now())::int FROM owner_phone_verifications "
+  *sql << "SELECT phone_number, code_hash, attempts, (expires_at < now())::int FROM "
+          "owner_phone_verifications "
           "WHERE account_id = :a FOR UPDATE",
-      soci::use(account_id), soci::into(stored_phone), soci::into(stored_hash), soci::into(attempts),
-      soci::into(expired);
-  if (!sql->got_data() || stored_phone != phone.str()) throw ApiError(ErrorCode::VERIFICATION_NOT_FOUND);
+      soci::use(account_id), soci::into(stored_phone), soci::into(stored_hash),
+      soci::into(attempts), soci::into(expired);
+  if (!sql->got_data() || stored_phone != phone.str())
+    throw ApiError(ErrorCode::VERIFICATION_NOT_FOUND);
   if (attempts >= kMaxAttempts) throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS);
   if (expired) throw ApiError(ErrorCode::VERIFICATION_EXPIRED);
   if (!crypto::constantTimeEquals(codeHash(account_id, code), stored_hash)) {
-    *sql << "UPDATE owner_phone_verifications SET attempts = attempts + 1 WHERE account_id = :a", soci::use(account_id);
+    *sql << "UPDATE owner_phone_verifications SET attempts = attempts + 1 WHERE account_id = :a",
+        soci::use(account_id);
     tx.commit();
     int remaining = kMaxAttempts - attempts - 1;
     if (remaining <= 0) throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS);
     throw ApiError(ErrorCode::VERIFICATION_INVALID_CODE, {{"attempts_remaining", remaining}});
   }
-  *sql << "UPDATE accounts SET verified_phone = :p, phone_verified_at = now() WHERE id = :a", soci::use(phone.str()),
-      soci::use(account_id);
+  *sql << "UPDATE accounts SET verified_phone = :p, phone_verified_at = now() WHERE id = :a",
+      soci::use(phone.str()), soci::use(account_id);
   *sql << "DELETE FROM owner_phone_verifications WHERE account_id = :a", soci::use(account_id);
-  auto account = queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", account_id);
+  auto account =
+      queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", account_id);
   tx.commit();
   return ApiResponse::json(200, *account);
 }

@@ -11,11 +11,13 @@ void addPricingRoutes(Router& router, App& app) {
   options.allowed_before_payment = true;
   router.add("GET", "/v1/pricing", options, [&app](ApiRequest&) {
     db::Session sql(app.db);
-    auto prices = queryJson(*sql,
-                            "SELECT jsonb_build_object('currency', 'CAD', 'prices', COALESCE(jsonb_agg("
-                            "jsonb_build_object('code', code, 'cents', cents, 'unit', unit, 'description', description) "
-                            "ORDER BY code), '[]'::jsonb))::text FROM prices WHERE :unused = ''",
-                            "");
+    auto prices =
+        queryJson(*sql,
+                  "SELECT jsonb_build_object('currency', 'CAD', 'prices', COALESCE(jsonb_agg("
+                  "jsonb_build_object('code', code, 'cents', cents, 'unit', unit, 'description', "
+                  "description) "
+                  "ORDER BY code), '[]'::jsonb))::text FROM prices WHERE :unused = ''",
+                  "");
     return ApiResponse::json(200, *prices);
   });
 }

@@ -17,19 +17,23 @@ std::string requireString(const nlohmann::json& body, const char* field, size_t 
   return *value;
 }
 
-std::optional<std::string> optionalString(const nlohmann::json& body, const char* field, size_t max_length) {
+std::optional<std::string> optionalString(const nlohmann::json& body, const char* field,
+                                          size_t max_length) {
   if (!body.contains(field) || body[field].is_null()) return std::nullopt;
   if (!body[field].is_string()) throw validationError(field, "must be a string");
   const auto& value = body[field].get_ref<const std::string&>();
-  if (value.size() > max_length) throw validationError(field, fmt::format("must be at most {} characters", max_length));
+  if (value.size() > max_length)
+    throw validationError(field, fmt::format("must be at most {} characters", max_length));
   return value;
 }
 
-long long requireInteger(const nlohmann::json& body, const char* field, long long min, long long max) {
+long long requireInteger(const nlohmann::json& body, const char* field, long long min,
+                         long long max) {
   if (!body.contains(field) || body[field].is_null()) throw validationError(field, "is required");
   if (!body[field].is_number_integer()) throw validationError(field, "must be an integer");
   long long value = body[field].get<long long>();
-  if (value < min || value > max) throw validationError(field, fmt::format("must be between {} and {}", min, max));
+  if (value < min || value > max)
+    throw validationError(field, fmt::format("must be between {} and {}", min, max));
   return value;
 }
 
@@ -42,8 +46,10 @@ std::optional<bool> optionalBool(const nlohmann::json& body, const char* field) 
 E164 requirePhone(const std::string& value, const char* field) {
   auto parsed = E164::parse(value);
   if (!parsed) {
-    throw ApiError(ErrorCode::INVALID_PHONE_NUMBER,
-                   nlohmann::json::array({{{"field", field}, {"message", "must be an E.164 number such as +14165550123"}}}));
+    throw ApiError(
+        ErrorCode::INVALID_PHONE_NUMBER,
+        nlohmann::json::array(
+            {{{"field", field}, {"message", "must be an E.164 number such as +14165550123"}}}));
   }
   return *parsed;
 }

@@ -13,8 +13,10 @@ namespace smsgw::api {
 
 const nlohmann::json& requireObjectBody(const ApiRequest& req);
 std::string requireString(const nlohmann::json& body, const char* field, size_t max_length = 1000);
-std::optional<std::string> optionalString(const nlohmann::json& body, const char* field, size_t max_length = 1000);
-long long requireInteger(const nlohmann::json& body, const char* field, long long min, long long max);
+std::optional<std::string> optionalString(const nlohmann::json& body, const char* field,
+                                          size_t max_length = 1000);
+long long requireInteger(const nlohmann::json& body, const char* field, long long min,
+                         long long max);
 std::optional<bool> optionalBool(const nlohmann::json& body, const char* field);
 // E.164 or 422 INVALID_PHONE_NUMBER naming the field.
 E164 requirePhone(const std::string& value, const char* field);

@@ -35,10 +35,12 @@ int main(int argc, char** argv) {
   CLI::App app{"Embedded Kafka broker (librdkafka mock cluster)"};
   std::string bootstrap_file;
   int brokers = 1;
-  app.add_option("--bootstrap-file", bootstrap_file, "where to write the bootstrap address")->required();
+  app.add_option("--bootstrap-file", bootstrap_file, "where to write the bootstrap address")
+      ->required();
   std::vector<std::string> extra_topics;
   app.add_option("--brokers", brokers, "number of mock brokers");
-  app.add_option("--extra-topic", extra_topics, "NAME:PARTITIONS of a topic outside the catalogue (tests)");
+  app.add_option("--extra-topic", extra_topics,
+                 "NAME:PARTITIONS of a topic outside the catalogue (tests)");
   CLI11_PARSE(app, argc, argv);
 
   std::signal(SIGTERM, [](int) { g_stop = true; });
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
   }
   std::string bootstraps = rd_kafka_mock_cluster_bootstraps(cluster);
   writeAtomically(bootstrap_file, bootstraps);
-  std::cout << "broker ready at " << bootstraps << " (written to " << bootstrap_file << ")" << std::endl;
+  std::cout << "broker ready at " << bootstraps << " (written to " << bootstrap_file << ")"
+            << std::endl;
 
   while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   std::filesystem::remove(bootstrap_file);

@@ -1,16 +1,16 @@
 // smsgw-carrier-sim: the carrier simulator. Speaks the carrier protocol subset the gateway
 // uses (Telnyx-v2-shaped: messages, number lookup) and the control API tests and demos use
 // (/sim/messages, /sim/inbound, /sim/faults). Receipts go to the gateway after a short delay.
+#include <fmt/format.h>
 #include <pistache/endpoint.h>
 #include <pistache/router.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <condition_variable>
 #include <csignal>
-#include <algorithm>
 #include <deque>
-#include <fmt/format.h>
 #include <thread>
 
 #include "domain/carrier_callback.h"
@@ -61,11 +61,12 @@ class CallbackQueue {
   // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
   long sendNow(const std::string& path, const std::string& body) {
     long long ts = unixSeconds(std::chrono::system_clock::now());
-    auto response = httpRequest("POST", config_.gateway_url + path,
-                                {{"Content-Type", "application/json"},
-                                 {"X-Carrier-Timestamp", std::to_string(ts)},
-                                 {"X-Carrier-Signature", signCarrierCallback(config_.callback_secret, ts, body)}},
-                                body, std::chrono::seconds(5));
+    auto response = httpRequest(
+        "POST", config_.gateway_url + path,
+        {{"Content-Type", "application/json"},
+         {"X-Carrier-Timestamp", std::to_string(ts)},
+         {"X-Carrier-Signature", signCarrierCallback(config_.callback_secret, ts, body)}},
+        body, std::chrono::seconds(5));
     if (response.status < 200 || response.status >= 300) {
       spdlog::warn("callback {} answered {} {}", path, response.status, response.error);
     }
@@ -120,9 +121,11 @@ class Simulator {
     using namespace Rest;
     Routes::Post(router, "/v2/messages", Routes::bind(&Simulator::sendMessage, this));
     Routes::Get(router, "/v2/number_lookup/:number", Routes::bind(&Simulator::lookup, this));
-    Routes::Get(router, "/v2/available_phone_numbers", Routes::bind(&Simulator::searchNumbers, this));
+    Routes::Get(router, "/v2/available_phone_numbers",
+                Routes::bind(&Simulator::searchNumbers, this));
     Routes::Post(router, "/v2/number_orders", Routes::bind(&Simulator::orderNumbers, this));
-    Routes::Delete(router, "/v2/phone_numbers/:number", Routes::bind(&Simulator::releaseNumber, this));
+    Routes::Delete(router, "/v2/phone_numbers/:number",
+                   Routes::bind(&Simulator::releaseNumber, this));
     Routes::Get(router, "/sim/messages", Routes::bind(&Simulator::listMessages, this));
     Routes::Post(router, "/sim/inbound", Routes::bind(&Simulator::inbound, this));
     Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
@@ -139,27 +142,41 @@ class Simulator {
   }
 
   void sendMessage(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
     json body = json::parse(request.body(), nullptr, false);
-    if (!body.is_object() || !body.contains("from") || !body.contains("to") || !body.contains("text")) {
-      return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "Invalid request"));
+    if (!body.is_object() || !body.contains("from") || !body.contains("to") ||
+        !body.contains("text")) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "Invalid request"));
     }
     if (auto fault = state_.takeSendFault()) {
-      if (fault->mode == "refuse") return reply(writer, Http::Code::Bad_Request, carrierError(fault->code, "Message refused"));
-      if (fault->mode == "error") return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Unexpected error"));
-      if (fault->mode == "throttle") return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
+      if (fault->mode == "refuse")
+        return reply(writer, Http::Code::Bad_Request, carrierError(fault->code, "Message refused"));
+      if (fault->mode == "error")
+        return reply(writer, Http::Code::Internal_Server_Error,
+                     carrierError("10007", "Unexpected error"));
+      if (fault->mode == "throttle")
+        return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
       // timeout: accept the text (it may reach the handset) but answer too late.
       std::this_thread::sleep_for(std::chrono::milliseconds(config_.timeout_fault_ms));
     }
-    SimMessage message{crypto::uuid4(), body["from"], body["to"], body["text"], formatIso(std::chrono::system_clock::now())};
+    SimMessage message{crypto::uuid4(), body["from"], body["to"], body["text"],
+                       formatIso(std::chrono::system_clock::now())};
     message.parts = std::max(1, countSegments(message.text).parts);
     state_.recordMessage(message);
     scheduleReceipt(message);
     reply(writer, Http::Code::Ok,
           {{"data",
-            {{"id", message.id}, {"record_type", "message"}, {"direction", "outbound"},
-             {"from", {{"phone_number", message.from}}}, {"to", json::array({{{"phone_number", message.to}, {"status", "queued"}}})},
-             {"text", message.text}, {"parts", message.parts}, {"created_at", message.created_at}}}});
+            {{"id", message.id},
+             {"record_type", "message"},
+             {"direction", "outbound"},
+             {"from", {{"phone_number", message.from}}},
+             {"to", json::array({{{"phone_number", message.to}, {"status", "queued"}}})},
+             {"text", message.text},
+             {"parts", message.parts},
+             {"created_at", message.created_at}}}});
   }
 
   void scheduleReceipt(const SimMessage& message) {
@@ -170,18 +187,26 @@ class Simulator {
       errors.push_back({{"code", fault->code}, {"title", "Delivery failed"}, {"detail", status}});
     }
     json callback = {{"data",
-                      {{"event_type", "message.finalized"}, {"id", crypto::uuid4()},
+                      {{"event_type", "message.finalized"},
+                       {"id", crypto::uuid4()},
                        {"occurred_at", formatIso(std::chrono::system_clock::now())},
-                       {"payload", {{"id", message.id}, {"to", json::array({{{"phone_number", message.to}, {"status", status}}})},
-                                    {"errors", errors}}}}}};
-    callbacks_.post("/carrier/receipts", callback, std::chrono::milliseconds(config_.receipt_delay_ms));
+                       {"payload",
+                        {{"id", message.id},
+                         {"to", json::array({{{"phone_number", message.to}, {"status", status}}})},
+                         {"errors", errors}}}}}};
+    callbacks_.post("/carrier/receipts", callback,
+                    std::chrono::milliseconds(config_.receipt_delay_ms));
   }
 
   void lookup(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
     std::string number = request.param(":number").as<std::string>();
     reply(writer, Http::Code::Ok,
-          {{"data", {{"phone_number", number}, {"carrier", {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}}}}}});
+          {{"data",
+            {{"phone_number", number},
+             {"carrier", {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}}}}}});
   }
 
   // Telnyx-style filters: filter[national_destination_code] (area code) and filter[limit].
@@ -189,7 +214,8 @@ class Simulator {
     for (const auto& key : request.query().parameters()) {
       std::string decoded = key;
       for (auto [from, to] : {std::pair{"%5B", "["}, {"%5D", "]"}, {"%5b", "["}, {"%5d", "]"}}) {
-        for (size_t pos; (pos = decoded.find(from)) != std::string::npos;) decoded.replace(pos, 3, to);
+        for (size_t pos; (pos = decoded.find(from)) != std::string::npos;)
+          decoded.replace(pos, 3, to);
       }
       if (decoded == name) return request.query().get(key).value_or("");
     }
@@ -197,13 +223,17 @@ class Simulator {
   }
 
   void searchNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
     if (state_.takeCountedFault("search")) {
-      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Search unavailable"));
+      return reply(writer, Http::Code::Internal_Server_Error,
+                   carrierError("10007", "Search unavailable"));
     }
     std::string area = queryValue(request, "filter[national_destination_code]");
     if (area.size() != 3 || area.find_first_not_of("0123456789") != std::string::npos) {
-      return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "national_destination_code required"));
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "national_destination_code required"));
     }
     int limit = 5;
     try {
@@ -213,41 +243,62 @@ class Simulator {
     json data = json::array();
     std::string seed = crypto::randomBytes(static_cast<size_t>(limit) * 3);
     for (int i = 0; i < limit; ++i) {
-      auto byte = [&](int k) { return static_cast<unsigned char>(seed[static_cast<size_t>(i * 3 + k)]); };
+      auto byte = [&](int k) {
+        return static_cast<unsigned char>(seed[static_cast<size_t>(i * 3 + k)]);
+      };
       // Exchanges 2XX-9XX, never 555 or N11; subscriber numbers from random bytes.
       int exchange = 200 + (byte(0) * 3 + i) % 800;
       if (exchange % 100 == 11 || exchange == 555) exchange += 1;
       int subscriber = (byte(1) * 256 + byte(2)) % 10000;
       std::string number = fmt::format("+1{}{:03d}{:04d}", area, exchange, subscriber);
       if (state_.isOrdered(number)) continue;
-      data.push_back({{"phone_number", number}, {"record_type", "available_phone_number"},
+      data.push_back({{"phone_number", number},
+                      {"record_type", "available_phone_number"},
                       {"features", json::array({{{"name", "sms"}}, {{"name", "voice"}}})}});
     }
     reply(writer, Http::Code::Ok, {{"data", data}});
   }
 
   void orderNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
     json body = json::parse(request.body(), nullptr, false);
-    std::string number = body.is_object() ? body.value("/phone_numbers/0/phone_number"_json_pointer, std::string()) : "";
-    if (number.empty()) return reply(writer, Http::Code::Unprocessable_Entity, carrierError("10015", "phone_numbers required"));
+    std::string number =
+        body.is_object() ? body.value("/phone_numbers/0/phone_number"_json_pointer, std::string())
+                         : "";
+    if (number.empty())
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "phone_numbers required"));
     if (state_.takeCountedFault("order")) {
-      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Order failed"));
+      return reply(writer, Http::Code::Internal_Server_Error,
+                   carrierError("10007", "Order failed"));
     }
-    if (!state_.orderNumber(number)) return reply(writer, Http::Code::Unprocessable_Entity, carrierError("85001", "Number not available"));
-    reply(writer, Http::Code::Ok,
-          {{"data", {{"id", crypto::uuid4()}, {"status", "success"},
-                     {"phone_numbers", json::array({{{"id", crypto::uuid4()}, {"phone_number", number}, {"status", "success"}}})}}}});
+    if (!state_.orderNumber(number))
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("85001", "Number not available"));
+    reply(
+        writer, Http::Code::Ok,
+        {{"data",
+          {{"id", crypto::uuid4()},
+           {"status", "success"},
+           {"phone_numbers",
+            json::array(
+                {{{"id", crypto::uuid4()}, {"phone_number", number}, {"status", "success"}}})}}}});
   }
 
   void releaseNumber(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request)) return reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
     std::string number = request.param(":number").as<std::string>();
     if (number.starts_with("%2B")) number = "+" + number.substr(3);
     if (state_.takeCountedFault("release")) {
-      return reply(writer, Http::Code::Internal_Server_Error, carrierError("10007", "Release failed"));
+      return reply(writer, Http::Code::Internal_Server_Error,
+                   carrierError("10007", "Release failed"));
     }
-    if (!state_.releaseNumber(number)) return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    if (!state_.releaseNumber(number))
+      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
     reply(writer, Http::Code::Ok, {{"data", {{"phone_number", number}, {"status", "deleted"}}}});
   }
 
@@ -257,31 +308,43 @@ class Simulator {
     if (to.starts_with(" ")) to = "+" + to.substr(1);  // an unencoded '+' read as a space
     json data = json::array();
     for (const auto& m : state_.messages(to)) {
-      data.push_back({{"id", m.id}, {"from", m.from}, {"to", m.to}, {"text", m.text}, {"parts", m.parts}, {"created_at", m.created_at}});
+      data.push_back({{"id", m.id},
+                      {"from", m.from},
+                      {"to", m.to},
+                      {"text", m.text},
+                      {"parts", m.parts},
+                      {"created_at", m.created_at}});
     }
     reply(writer, Http::Code::Ok, {{"data", data}});
   }
 
   void inbound(const Rest::Request& request, Http::ResponseWriter writer) {
     json body = json::parse(request.body(), nullptr, false);
-    if (!body.is_object() || !body.contains("from") || !body.contains("to") || !body.contains("text")) {
-      return reply(writer, Http::Code::Unprocessable_Entity, {{"error", "from, to and text are required"}});
+    if (!body.is_object() || !body.contains("from") || !body.contains("to") ||
+        !body.contains("text")) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   {{"error", "from, to and text are required"}});
     }
     std::string id = crypto::uuid4();
     std::string text = body["text"];
     json callback = {{"data",
-                      {{"event_type", "message.received"}, {"id", crypto::uuid4()},
+                      {{"event_type", "message.received"},
+                       {"id", crypto::uuid4()},
                        {"occurred_at", formatIso(std::chrono::system_clock::now())},
-                       {"payload", {{"id", id}, {"from", {{"phone_number", body["from"]}}},
-                                    {"to", json::array({{{"phone_number", body["to"]}}})}, {"text", text},
-                                    {"parts", std::max(1, countSegments(text).parts)}}}}}};
+                       {"payload",
+                        {{"id", id},
+                         {"from", {{"phone_number", body["from"]}}},
+                         {"to", json::array({{{"phone_number", body["to"]}}})},
+                         {"text", text},
+                         {"parts", std::max(1, countSegments(text).parts)}}}}}};
     long status = callbacks_.sendNow("/carrier/inbound", callback.dump());
     reply(writer, Http::Code::Accepted, {{"id", id}, {"gateway_status", status}});
   }
 
   void addFault(const Rest::Request& request, Http::ResponseWriter writer) {
     json body = json::parse(request.body(), nullptr, false);
-    if (auto error = state_.addFault(body)) return reply(writer, Http::Code::Unprocessable_Entity, {{"error", *error}});
+    if (auto error = state_.addFault(body))
+      return reply(writer, Http::Code::Unprocessable_Entity, {{"error", *error}});
     reply(writer, Http::Code::Created, {{"status", "armed"}, {"fault", body}});
   }
 
@@ -290,7 +353,9 @@ class Simulator {
     writer.send(Http::Code::No_Content);
   }
 
-  void health(const Rest::Request&, Http::ResponseWriter writer) { reply(writer, Http::Code::Ok, {{"status", "ok"}}); }
+  void health(const Rest::Request&, Http::ResponseWriter writer) {
+    reply(writer, Http::Code::Ok, {{"status", "ok"}});
+  }
 
   // A demo webhook receiver for the README walkthrough: keeps what it is sent, newest first.
   void receiveWebhook(const Rest::Request& request, Http::ResponseWriter writer) {
@@ -298,7 +363,8 @@ class Simulator {
     for (const auto& [name, raw] : request.headers().rawList()) headers[name] = raw.value();
     json body = json::parse(request.body(), nullptr, false);
     std::lock_guard lock(inbox_mutex_);
-    json entry = {{"headers", headers}, {"body", body.is_discarded() ? json(request.body()) : body}};
+    json entry = {{"headers", headers},
+                  {"body", body.is_discarded() ? json(request.body()) : body}};
     inbox_.insert(inbox_.begin(), std::move(entry));
     if (inbox_.size() > 200) inbox_.pop_back();
     reply(writer, Http::Code::Ok, {{"received", true}});
@@ -327,7 +393,8 @@ int main(int argc, char** argv) {
   app.add_option("--host", config.host);
   app.add_option("--port", config.port);
   app.add_option("--api-key", config.api_key)->envname("CARRIER_API_KEY");
-  app.add_option("--gateway-url", config.gateway_url, "gateway base URL for callbacks")->envname("SIM_GATEWAY_URL");
+  app.add_option("--gateway-url", config.gateway_url, "gateway base URL for callbacks")
+      ->envname("SIM_GATEWAY_URL");
   app.add_option("--callback-secret", config.callback_secret)->envname("CARRIER_CALLBACK_SECRET");
   app.add_option("--receipt-delay-ms", config.receipt_delay_ms)->envname("SIM_RECEIPT_DELAY_MS");
   CLI11_PARSE(app, argc, argv);

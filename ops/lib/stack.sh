@@ -12,6 +12,9 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 : "${SIM_PORT:=8090}"
 : "${SMSGW_BIND_HOST:=127.0.0.1}"
 
+# ccache hits across clones of this repository (CI builds in a fresh clone).
+export CCACHE_BASEDIR="$REPO_ROOT" CCACHE_NOHASHDIR=true
+
 RUN_DIR="$SMSGW_DATA_DIR/run"
 LOG_DIR="$SMSGW_DATA_DIR/logs"
 PG_DIR="$SMSGW_DATA_DIR/pg"

@@ -1,9 +1,10 @@
 // Accounts, payment state, top-ups, the ledger and owner phone verification.
+#include "tests/support/accounts.h"
+
 #include <gtest/gtest.h>
 
 #include <regex>
 
-#include "tests/support/accounts.h"
 #include "tests/support/test_env.h"
 
 using namespace smsgw::testing;
@@ -22,8 +23,9 @@ TEST(Accounts, SignupGivesOneTestAndOneLiveKeyShownOnce) {
     EXPECT_FALSE(key.contains("key")) << "secrets are shown only once";
     EXPECT_TRUE(key.contains("keyPrefix"));
   }
-  for (const char* field : {"monthly_rent_cents", "low_balance", "phone_number_limit", "phone_numbers_used",
-                            "inbound_sms_daily_cap", "inbound_sms_received_24h"}) {
+  for (const char* field :
+       {"monthly_rent_cents", "low_balance", "phone_number_limit", "phone_numbers_used",
+        "inbound_sms_daily_cap", "inbound_sms_received_24h"}) {
     EXPECT_TRUE(doc.body["account"].contains(field)) << field;
   }
 }
@@ -32,30 +34,38 @@ TEST(Accounts, SignupRefusesBadInputAndTakenEmails) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   Reply taken = api.call("POST", "/v1/accounts", {},
-                         {{"name", "X"}, {"email", account.email}, {"password", "another long one"}, {"accept_terms", true}});
+                         {{"name", "X"},
+                          {"email", account.email},
+                          {"password", "another long one"},
+                          {"accept_terms", true}});
   EXPECT_EQ(taken.status, 409);
   EXPECT_EQ(taken.body["code"], "CONFLICT");
-  Reply no_terms = api.call("POST", "/v1/accounts", {},
-                            {{"name", "X"}, {"email", "x" + uniqueSuffix() + "@ex.ca"}, {"password", "long enough pw"}});
+  Reply no_terms = api.call(
+      "POST", "/v1/accounts", {},
+      {{"name", "X"}, {"email", "x" + uniqueSuffix() + "@ex.ca"}, {"password", "long enough pw"}});
   EXPECT_EQ(no_terms.status, 422);
   EXPECT_EQ(no_terms.body["details"][0]["field"], "accept_terms");
-  Reply bad_email = api.call("POST", "/v1/accounts", {},
-                             {{"name", "X"}, {"email", "nope"}, {"password", "long enough pw"}, {"accept_terms", true}});
+  Reply bad_email = api.call(
+      "POST", "/v1/accounts", {},
+      {{"name", "X"}, {"email", "nope"}, {"password", "long enough pw"}, {"accept_terms", true}});
   EXPECT_EQ(bad_email.body["details"][0]["field"], "email");
 }
 
 TEST(Accounts, LiveKeysNeedAFirstTopUpExceptForAccountAndPricingReads) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.live_key)).body["code"], "PAYMENT_REQUIRED");
+  EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.live_key)).body["code"],
+            "PAYMENT_REQUIRED");
   EXPECT_EQ(api.call("GET", "/v1/webhooks", bearer(account.live_key)).status, 402);
   EXPECT_EQ(api.call("GET", "/v1/accounts/me", bearer(account.live_key)).status, 200);
   EXPECT_EQ(api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key)).status, 200);
   EXPECT_EQ(api.call("GET", "/v1/pricing", bearer(account.live_key)).status, 200);
-  EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.test_key)).status, 200) << "TEST keys are unaffected";
+  EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.test_key)).status, 200)
+      << "TEST keys are unaffected";
 
-  Reply top_up = api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
-                          {{"amount_cents", 2500}, {"payment_token", "tok_sandbox_ok"}});
+  Reply top_up =
+      api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
+               {{"amount_cents", 2500}, {"payment_token", "tok_sandbox_ok"}});
   ASSERT_EQ(top_up.status, 201) << top_up.raw_body;
   EXPECT_EQ(top_up.body["account_status"], "ACTIVE");
   EXPECT_EQ(top_up.body["balance_cents"], 2500);
@@ -65,21 +75,27 @@ TEST(Accounts, LiveKeysNeedAFirstTopUpExceptForAccountAndPricingReads) {
 TEST(Accounts, DeclinedTopUpChangesNothing) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply declined = api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
-                            {{"amount_cents", 2500}, {"payment_token", "tok_sandbox_declined"}});
+  Reply declined =
+      api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
+               {{"amount_cents", 2500}, {"payment_token", "tok_sandbox_declined"}});
   EXPECT_EQ(declined.status, 402);
   EXPECT_EQ(declined.body["code"], "PAYMENT_DECLINED");
   Reply doc = api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key));
   EXPECT_EQ(doc.body["account"]["balance_cents"], 0);
   EXPECT_EQ(doc.body["account"]["status"], "PENDING_PAYMENT");
-  EXPECT_EQ(api.call("GET", "/v1/accounts/" + account.id + "/transactions", bearer(account.live_key)).body["data"].size(), 0u);
+  EXPECT_EQ(
+      api.call("GET", "/v1/accounts/" + account.id + "/transactions", bearer(account.live_key))
+          .body["data"]
+          .size(),
+      0u);
 }
 
 TEST(Accounts, RepeatedTopUpWithTheSameIdempotencyKeyCreditsOnce) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   auto top_up = [&](long long cents) {
-    return api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key, {{"Idempotency-Key", "k1"}}),
+    return api.call("POST", "/v1/accounts/" + account.id + "/top-ups",
+                    bearer(account.live_key, {{"Idempotency-Key", "k1"}}),
                     {{"amount_cents", cents}, {"payment_token", "tok_sandbox_ok"}});
   };
   Reply first = top_up(1000);
@@ -96,9 +112,11 @@ TEST(Accounts, TopUpsRefuseTestKeysAndBadAmounts) {
                      {{"amount_cents", 1000}, {"payment_token", "tok_sandbox_ok"}})
                 .body["code"],
             "LIVE_KEY_REQUIRED");
-  for (const nlohmann::json& amount : {nlohmann::json(0), nlohmann::json(-5), nlohmann::json(10.5), nlohmann::json("10")}) {
-    Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
-                           {{"amount_cents", amount}, {"payment_token", "tok_sandbox_ok"}});
+  for (const nlohmann::json& amount :
+       {nlohmann::json(0), nlohmann::json(-5), nlohmann::json(10.5), nlohmann::json("10")}) {
+    Reply reply =
+        api.call("POST", "/v1/accounts/" + account.id + "/top-ups", bearer(account.live_key),
+                 {{"amount_cents", amount}, {"payment_token", "tok_sandbox_ok"}});
     EXPECT_EQ(reply.status, 422) << amount;
     EXPECT_EQ(reply.body["details"][0]["field"], "amount_cents");
   }
@@ -117,7 +135,8 @@ TEST(Accounts, LedgerIsCursorPaginatedAndSumsToTheBalance) {
   std::string cursor;
   int pages = 0;
   while (true) {
-    std::string path = "/v1/accounts/" + account.id + "/transactions?limit=2" + (cursor.empty() ? "" : "&before=" + cursor);
+    std::string path = "/v1/accounts/" + account.id + "/transactions?limit=2" +
+                       (cursor.empty() ? "" : "&before=" + cursor);
     Reply page = api.call("GET", path, bearer(account.live_key));
     ASSERT_EQ(page.status, 200) << page.raw_body;
     pages++;
@@ -138,18 +157,26 @@ TEST(Accounts, AnotherAccountsIdIsForbidden) {
   Reply reply = api.call("GET", "/v1/accounts/" + theirs.id, bearer(mine.test_key));
   EXPECT_EQ(reply.status, 403);
   EXPECT_EQ(reply.body["code"], "FORBIDDEN");
-  EXPECT_EQ(api.call("GET", "/v1/accounts/" + theirs.id + "/transactions", bearer(mine.test_key)).status, 403);
+  EXPECT_EQ(
+      api.call("GET", "/v1/accounts/" + theirs.id + "/transactions", bearer(mine.test_key)).status,
+      403);
 }
 
 TEST(Accounts, PatchChangesTheNameWithALiveKey) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  EXPECT_EQ(api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.test_key), {{"name", "New"}}).body["code"],
-            "LIVE_KEY_REQUIRED");
-  Reply reply = api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key), {{"name", "Nouveau nom"}});
+  EXPECT_EQ(
+      api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.test_key), {{"name", "New"}})
+          .body["code"],
+      "LIVE_KEY_REQUIRED");
+  Reply reply = api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key),
+                         {{"name", "Nouveau nom"}});
   ASSERT_EQ(reply.status, 200) << reply.raw_body;
   EXPECT_EQ(reply.body["account"]["name"], "Nouveau nom");
-  EXPECT_EQ(api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key), {{"balance_cents", 1}}).status, 422);
+  EXPECT_EQ(api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key),
+                     {{"balance_cents", 1}})
+                .status,
+            422);
 }
 
 TEST(Accounts, OwnerPhoneIsVerifiedWithTheCodeTheCarrierDelivered) {
@@ -169,11 +196,13 @@ TEST(Accounts, OwnerPhoneIsVerifiedWithTheCodeTheCarrierDelivered) {
   std::string code = match[1];
   std::string wrong = code == "000000" ? "111111" : "000000";
 
-  Reply bad = api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", wrong}});
+  Reply bad =
+      api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", wrong}});
   EXPECT_EQ(bad.status, 422);
   EXPECT_EQ(bad.body["code"], "VERIFICATION_INVALID_CODE");
   EXPECT_EQ(bad.body["details"]["attempts_remaining"], 4);
-  Reply good = api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", code}});
+  Reply good =
+      api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", code}});
   ASSERT_EQ(good.status, 200) << good.raw_body;
   EXPECT_EQ(good.body["verified_phone"], phone);
   EXPECT_FALSE(good.body["phone_verified_at"].is_null());
@@ -184,22 +213,30 @@ TEST(Accounts, OwnerPhoneLocksAfterFiveWrongCodes) {
   TestAccount account = signUp(api);
   std::string path = "/v1/accounts/" + account.id + "/phone-verification";
   std::string phone = "+1604555" + std::to_string(1000 + std::rand() % 8999);
-  ASSERT_EQ(api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}}).status, 202);
+  ASSERT_EQ(api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}}).status,
+            202);
   std::string last_code;
   for (int i = 0; i < 5; ++i) {
-    last_code = api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", "abc"}}).body["code"];
+    last_code =
+        api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", "abc"}})
+            .body["code"];
   }
   EXPECT_EQ(last_code, "VERIFICATION_MAX_ATTEMPTS");
-  EXPECT_EQ(api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", "abc"}}).status, 429);
+  EXPECT_EQ(
+      api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}, {"code", "abc"}})
+          .status,
+      429);
 }
 
 TEST(Accounts, CarrierFailureWhileSendingTheCodeIsReported) {
   HttpTestClient api(apiUrl());
   HttpTestClient sim(simUrl());
   TestAccount account = signUp(api);
-  ASSERT_EQ(sim.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}}).status, 201);
-  Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/phone-verification", bearer(account.live_key),
-                         {{"phone_number", "+16045550111"}});
+  ASSERT_EQ(sim.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}})
+                .status,
+            201);
+  Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/phone-verification",
+                         bearer(account.live_key), {{"phone_number", "+16045550111"}});
   EXPECT_EQ(reply.status, 503);
   EXPECT_EQ(reply.body["code"], "CARRIER_UNAVAILABLE");
 }

@@ -17,7 +17,9 @@ Reply createKey(HttpTestClient& api, const std::string& caller, nlohmann::json b
 TEST(ApiKeys, NarrowKeysAreForbiddenOutsideTheirPermissions) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply created = createKey(api, account.test_key, {{"mode", "TEST"}, {"label", "reader"}, {"permissions", {{"messages", "r"}}}});
+  Reply created =
+      createKey(api, account.test_key,
+                {{"mode", "TEST"}, {"label", "reader"}, {"permissions", {{"messages", "r"}}}});
   ASSERT_EQ(created.status, 201) << created.raw_body;
   std::string reader = created.body["key"];
   EXPECT_EQ(created.body["permissions"], nlohmann::json({{"messages", "r"}}));
@@ -32,16 +34,18 @@ TEST(ApiKeys, NarrowKeysAreForbiddenOutsideTheirPermissions) {
 TEST(ApiKeys, BroaderPermissionsNeedThePassword) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  std::string narrow = createKey(api, account.test_key,
-                                 {{"mode", "TEST"}, {"permissions", {{"api_keys", "rw"}, {"messages", "r"}}}})
-                           .body["key"];
+  std::string narrow =
+      createKey(api, account.test_key,
+                {{"mode", "TEST"}, {"permissions", {{"api_keys", "rw"}, {"messages", "r"}}}})
+          .body["key"];
   nlohmann::json broader = {{"mode", "TEST"}, {"permissions", {{"messages", "rw"}}}};
   EXPECT_EQ(createKey(api, narrow, broader).body["code"], "PERMISSION_ESCALATION");
   broader["password"] = "wrong password!";
   EXPECT_EQ(createKey(api, narrow, broader).body["code"], "PERMISSION_ESCALATION");
   broader["password"] = account.password;
   EXPECT_EQ(createKey(api, narrow, broader).status, 201);
-  EXPECT_EQ(createKey(api, narrow, {{"mode", "TEST"}, {"permissions", {{"messages", "r"}}}}).status, 201);
+  EXPECT_EQ(createKey(api, narrow, {{"mode", "TEST"}, {"permissions", {{"messages", "r"}}}}).status,
+            201);
 }
 
 TEST(ApiKeys, TestKeysCannotMakeLiveKeys) {
@@ -52,13 +56,18 @@ TEST(ApiKeys, TestKeysCannotMakeLiveKeys) {
   ASSERT_EQ(live.status, 201);
   EXPECT_TRUE(live.body["key"].get<std::string>().starts_with("mk_live_"));
   EXPECT_EQ(createKey(api, account.live_key, {{"mode", "SOMETIMES"}}).status, 422);
-  EXPECT_EQ(createKey(api, account.live_key, {{"mode", "TEST"}, {"permissions", {{"rockets", "r"}}}}).status, 422);
+  EXPECT_EQ(
+      createKey(api, account.live_key, {{"mode", "TEST"}, {"permissions", {{"rockets", "r"}}}})
+          .status,
+      422);
 }
 
 TEST(ApiKeys, RotationRevokesTheOldKeyAndKeepsItsSettings) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply created = createKey(api, account.test_key, {{"mode", "TEST"}, {"label", "ci"}, {"permissions", {{"messages", "r"}}}});
+  Reply created =
+      createKey(api, account.test_key,
+                {{"mode", "TEST"}, {"label", "ci"}, {"permissions", {{"messages", "r"}}}});
   std::string old_key = created.body["key"], id = created.body["id"];
   Reply rotated = api.call("POST", "/v1/api-keys/" + id + "/rotate", bearer(account.test_key));
   ASSERT_EQ(rotated.status, 200) << rotated.raw_body;
@@ -83,7 +92,8 @@ TEST(ApiKeys, RevokedKeysAreRefusedAndListedNoMore) {
   EXPECT_EQ(refused.status, 401);
   EXPECT_EQ(refused.body["code"], "API_KEY_REVOKED");
   EXPECT_EQ(api.call("DELETE", "/v1/api-keys/" + id, bearer(account.test_key)).status, 404);
-  for (const auto& key : api.call("GET", "/v1/api-keys", bearer(account.test_key)).body["data"]) EXPECT_NE(key["id"], id);
+  for (const auto& key : api.call("GET", "/v1/api-keys", bearer(account.test_key)).body["data"])
+    EXPECT_NE(key["id"], id);
 }
 
 TEST(ApiKeys, AnotherAccountsKeyIsForbidden) {
@@ -92,6 +102,8 @@ TEST(ApiKeys, AnotherAccountsKeyIsForbidden) {
   TestAccount theirs = signUp(api);
   std::string their_key_id = createKey(api, theirs.test_key, {{"mode", "TEST"}}).body["id"];
   EXPECT_EQ(api.call("DELETE", "/v1/api-keys/" + their_key_id, bearer(mine.test_key)).status, 403);
-  EXPECT_EQ(api.call("POST", "/v1/api-keys/" + their_key_id + "/rotate", bearer(mine.test_key)).status, 403);
+  EXPECT_EQ(
+      api.call("POST", "/v1/api-keys/" + their_key_id + "/rotate", bearer(mine.test_key)).status,
+      403);
   EXPECT_EQ(api.call("DELETE", "/v1/api-keys/key_doesnotexist", bearer(mine.test_key)).status, 404);
 }

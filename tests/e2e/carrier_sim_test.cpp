@@ -15,7 +15,9 @@ HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milli
   return HttpCarrierClient({simUrl(), "sim-key", timeout});
 }
 
-Headers simKey() { return {{"Authorization", "Bearer sim-key"}}; }
+Headers simKey() {
+  return {{"Authorization", "Bearer sim-key"}};
+}
 
 }  // namespace
 
@@ -38,21 +40,26 @@ TEST_F(CarrierSim, AcceptsTextsCountsPartsAndListsThemNewestFirst) {
 
 TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
   auto client = carrier();
-  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
   sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}});
   sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}});
   auto refused = client.sendMessage("+14165550100", "+14165559002", "x");
   EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
   EXPECT_EQ(refused.error_code, "40008");
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Throttled);
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Unavailable);
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind, CarrierSendResult::Kind::Accepted);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Throttled);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Unavailable);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Accepted);
 }
 
 TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {
   sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
   auto client = carrier(std::chrono::milliseconds(500));
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559003", "x").kind, CarrierSendResult::Kind::Timeout);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559003", "x").kind,
+            CarrierSendResult::Kind::Timeout);
 }
 
 TEST_F(CarrierSim, LookupReportsLandlinesAndVoipFromFaults) {
@@ -67,26 +74,39 @@ TEST_F(CarrierSim, LookupReportsLandlinesAndVoipFromFaults) {
 }
 
 TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
-  Reply found = sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613&filter%5Blimit%5D=3", simKey());
+  Reply found = sim_.call(
+      "GET",
+      "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613&filter%5Blimit%5D=3",
+      simKey());
   ASSERT_EQ(found.status, 200);
   ASSERT_EQ(found.body["data"].size(), 3u);
   std::string number = found.body["data"][0]["phone_number"];
   EXPECT_TRUE(number.starts_with("+1613"));
   nlohmann::json order = {{"phone_numbers", {{{"phone_number", number}}}}};
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 200);
-  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422) << "already ordered";
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422)
+      << "already ordered";
   sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"count", 1}});
   EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 500);
   EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 200);
   EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404);
   sim_.call("POST", "/sim/faults", {}, {{"kind", "search"}, {"count", 1}});
-  EXPECT_EQ(sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613", simKey()).status, 500);
+  EXPECT_EQ(
+      sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613",
+                simKey())
+          .status,
+      500);
   sim_.call("POST", "/sim/faults", {}, {{"kind", "order"}, {"count", 1}});
-  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), {{"phone_numbers", {{{"phone_number", "+16135550199"}}}}}).status, 500);
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(),
+                      {{"phone_numbers", {{{"phone_number", "+16135550199"}}}}})
+                .status,
+            500);
 }
 
 TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "meteor"}}).status, 422);
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"mode", "sulk"}}).status, 422);
-  EXPECT_EQ(sim_.call("POST", "/v2/messages", {}, {{"from", "+1"}, {"to", "+1"}, {"text", "x"}}).status, 401);
+  EXPECT_EQ(
+      sim_.call("POST", "/v2/messages", {}, {{"from", "+1"}, {"to", "+1"}, {"text", "x"}}).status,
+      401);
 }

@@ -26,8 +26,9 @@ TEST(HttpEdge, MissingOrInvalidKeysAreUnauthorized) {
   HttpTestClient api(apiUrl());
   expectErrorBody(api.call("GET", "/v1/messages"), 401, "UNAUTHORIZED");
   expectErrorBody(api.call("GET", "/v1/messages", bearer("mk_test_nope")), 401, "UNAUTHORIZED");
-  expectErrorBody(api.call("GET", "/v1/messages", {{"X-API-Key", "mk_live_" + std::string(32, 'a')}}), 401,
-                  "UNAUTHORIZED");
+  expectErrorBody(
+      api.call("GET", "/v1/messages", {{"X-API-Key", "mk_live_" + std::string(32, 'a')}}), 401,
+      "UNAUTHORIZED");
 }
 
 TEST(HttpEdge, BothKeyHeadersAuthenticate) {
@@ -53,27 +54,32 @@ TEST(HttpEdge, FrameworkErrorsUseTheSpecBody) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   std::string bad_json = "{\"to\": ";
-  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
+  expectErrorBody(api.call("POST", "/v1/messages",
+                           bearer(account.test_key, {{"Content-Type", "application/json"}}),
                            nullptr, &bad_json),
                   400, "FST_ERR_CTP_INVALID_JSON_BODY");
   std::string text = "hello";
   expectErrorBody(
-      api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "text/plain"}}), nullptr, &text),
+      api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "text/plain"}}),
+               nullptr, &text),
       415, "FST_ERR_CTP_INVALID_MEDIA_TYPE");
   std::string huge = "{\"body\":\"" + std::string(2 * 1024 * 1024, 'a') + "\"}";
-  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
-                           nullptr, &huge),
-                  413, "FST_ERR_CTP_BODY_TOO_LARGE");
+  expectErrorBody(
+      api.call("POST", "/v1/messages",
+               bearer(account.test_key, {{"Content-Type", "application/json"}}), nullptr, &huge),
+      413, "FST_ERR_CTP_BODY_TOO_LARGE");
   std::string empty;
-  expectErrorBody(api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "application/json"}}),
-                           nullptr, &empty),
-                  400, "FST_ERR_CTP_EMPTY_JSON_BODY");
+  expectErrorBody(
+      api.call("POST", "/v1/messages",
+               bearer(account.test_key, {{"Content-Type", "application/json"}}), nullptr, &empty),
+      400, "FST_ERR_CTP_EMPTY_JSON_BODY");
 }
 
 TEST(HttpEdge, ValidationErrorsNameTheField) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply reply = api.call("POST", "/v1/webhooks", bearer(account.test_key), {{"events", {"message.sent"}}});
+  Reply reply =
+      api.call("POST", "/v1/webhooks", bearer(account.test_key), {{"events", {"message.sent"}}});
   expectErrorBody(reply, 422, "VALIDATION_ERROR");
   EXPECT_EQ(reply.body["details"][0]["field"], "url");
 }
@@ -120,7 +126,8 @@ TEST(HttpEdge, MoreThanAHundredRequestsASecondAreRateLimited) {
         Reply reply = api.call("GET", "/v1/accounts/me", bearer(account.test_key));
         if (reply.status == 429) {
           limited++;
-          if (reply.header("retry-after").empty() || reply.body["code"] != "RATE_LIMITED") saw_retry_after = false;
+          if (reply.header("retry-after").empty() || reply.body["code"] != "RATE_LIMITED")
+            saw_retry_after = false;
         } else {
           ok++;
         }

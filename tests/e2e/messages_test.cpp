@@ -17,7 +17,9 @@ nlohmann::json sms(const std::string& to, const std::string& body) {
 TEST(Messages, RefusesBadNumbersAndBodiesWithoutCreatingAnything) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  auto send = [&](nlohmann::json body) { return api.call("POST", "/v1/messages", bearer(account.test_key), body); };
+  auto send = [&](nlohmann::json body) {
+    return api.call("POST", "/v1/messages", bearer(account.test_key), body);
+  };
   EXPECT_EQ(send(sms("4165550123", "hi")).body["code"], "INVALID_PHONE_NUMBER");
   EXPECT_EQ(send(sms("+12125550123", "hi")).body["code"], "NON_CANADIAN_NUMBER");
   EXPECT_EQ(send(sms("+14165550123", "")).body["code"], "VALIDATION_ERROR");
@@ -31,10 +33,12 @@ TEST(Messages, RefusesBadNumbersAndBodiesWithoutCreatingAnything) {
 TEST(Messages, CountsPartsAsTheCarrierWould) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply two = api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14165550123", std::string(161, 'a')));
+  Reply two = api.call("POST", "/v1/messages", bearer(account.test_key),
+                       sms("+14165550123", std::string(161, 'a')));
   EXPECT_EQ(two.body["segment_count"], 2);
   EXPECT_EQ(two.body["cost_cents"], 4);
-  Reply unicode = api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14165550123", "Ça coûte 5 $ 🙂"));
+  Reply unicode = api.call("POST", "/v1/messages", bearer(account.test_key),
+                           sms("+14165550123", "Ça coûte 5 $ 🙂"));
   EXPECT_EQ(unicode.body["segment_count"], 1);
 }
 
@@ -42,7 +46,8 @@ TEST(Messages, IdempotencyKeyReturnsTheSameMessageAndRefusesADifferentOne) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   auto send = [&](const std::string& body) {
-    return api.call("POST", "/v1/messages", bearer(account.test_key, {{"Idempotency-Key", "order-42"}}),
+    return api.call("POST", "/v1/messages",
+                    bearer(account.test_key, {{"Idempotency-Key", "order-42"}}),
                     sms("+14165550123", body));
   };
   Reply first = send("Your order shipped");
@@ -58,12 +63,14 @@ TEST(Messages, IdempotencyKeyReturnsTheSameMessageAndRefusesADifferentOne) {
 TEST(Messages, LiveSendsRefuseSkipConsentAndNeedAVerifiedOwner) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUpAndFund(api);
-  Reply skip = api.call("POST", "/v1/messages", bearer(account.live_key), sms("+14165550123", "hi"));
+  Reply skip =
+      api.call("POST", "/v1/messages", bearer(account.live_key), sms("+14165550123", "hi"));
   EXPECT_EQ(skip.status, 403);
   EXPECT_EQ(skip.body["code"], "FORBIDDEN");
   nlohmann::json body = sms("+14165550123", "hi");
   body.erase("skip_consent_check");
-  EXPECT_EQ(api.call("POST", "/v1/messages", bearer(account.live_key), body).body["code"], "ACCOUNT_NOT_VERIFIED");
+  EXPECT_EQ(api.call("POST", "/v1/messages", bearer(account.live_key), body).body["code"],
+            "ACCOUNT_NOT_VERIFIED");
   Reply doc = api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key));
   EXPECT_EQ(doc.body["account"]["balance_cents"], 5000) << "refusals charge nothing";
 }
@@ -72,7 +79,9 @@ TEST(Messages, TestAndLiveDataStayApartAndOtherAccountsAreForbidden) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUpAndFund(api);
   TestAccount other = signUp(api);
-  std::string id = api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14165550123", "hi")).body["id"];
+  std::string id =
+      api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14165550123", "hi"))
+          .body["id"];
   EXPECT_EQ(api.call("GET", "/v1/messages/" + id, bearer(account.test_key)).status, 200);
   EXPECT_EQ(api.call("GET", "/v1/messages/" + id, bearer(account.live_key)).status, 404);
   EXPECT_EQ(api.call("GET", "/v1/messages/" + id, bearer(other.test_key)).status, 403);
@@ -84,15 +93,21 @@ TEST(Messages, ListIsPagedNewestFirstAndFiltered) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   for (int i = 0; i < 5; ++i) {
-    ASSERT_EQ(api.call("POST", "/v1/messages", bearer(account.test_key), sms("+1416555012" + std::to_string(i), "m" + std::to_string(i))).status, 201);
+    ASSERT_EQ(api.call("POST", "/v1/messages", bearer(account.test_key),
+                       sms("+1416555012" + std::to_string(i), "m" + std::to_string(i)))
+                  .status,
+              201);
   }
   Reply page = api.call("GET", "/v1/messages?page=2&limit=2", bearer(account.test_key));
   ASSERT_EQ(page.status, 200);
-  EXPECT_EQ(page.body["meta"], nlohmann::json({{"page", 2}, {"limit", 2}, {"total", 5}, {"pages", 3}}));
+  EXPECT_EQ(page.body["meta"],
+            nlohmann::json({{"page", 2}, {"limit", 2}, {"total", 5}, {"pages", 3}}));
   EXPECT_EQ(page.body["data"][0]["body"], "m2");
   Reply filtered = api.call("GET", "/v1/messages?to=%2B14165550123", bearer(account.test_key));
   EXPECT_EQ(filtered.body["meta"]["total"], 1);
-  EXPECT_EQ(api.call("GET", "/v1/messages?direction=INBOUND", bearer(account.test_key)).body["meta"]["total"], 0);
+  EXPECT_EQ(api.call("GET", "/v1/messages?direction=INBOUND", bearer(account.test_key))
+                .body["meta"]["total"],
+            0);
   EXPECT_EQ(api.call("GET", "/v1/messages?limit=1000", bearer(account.test_key)).status, 422);
   EXPECT_EQ(api.call("GET", "/v1/messages?status=LOST", bearer(account.test_key)).status, 422);
 }

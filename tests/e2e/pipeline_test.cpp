@@ -17,12 +17,16 @@ TEST(Pipeline, TestSendReachesTheWebhookSignedQueuedSentAndDelivered) {
   WebhookReceiver receiver;
   TestAccount account = signUp(api);
   Reply hook = api.call("POST", "/v1/webhooks", bearer(account.test_key),
-                        {{"url", receiver.url()}, {"events", {"message.queued", "message.sent", "message.delivered"}}});
+                        {{"url", receiver.url()},
+                         {"events", {"message.queued", "message.sent", "message.delivered"}}});
   ASSERT_EQ(hook.status, 201) << hook.raw_body;
   std::string secret = hook.body["signing_secret"];
 
   Reply sent = api.call("POST", "/v1/messages", bearer(account.test_key),
-                        {{"from", "+14165550100"}, {"to", "+15145550123"}, {"body", "Bonjour!"}, {"skip_consent_check", true}});
+                        {{"from", "+14165550100"},
+                         {"to", "+15145550123"},
+                         {"body", "Bonjour!"},
+                         {"skip_consent_check", true}});
   ASSERT_EQ(sent.status, 201) << sent.raw_body;
   EXPECT_EQ(sent.body["status"], "QUEUED");
   EXPECT_EQ(sent.body["mode"], "TEST");
@@ -82,7 +86,10 @@ TEST(Pipeline, WebhookOnlyGetsTheEventsItSubscribedTo) {
                 .status,
             201);
   ASSERT_EQ(api.call("POST", "/v1/messages", bearer(account.test_key),
-                     {{"from", "+14165550100"}, {"to", "+14165550124"}, {"body", "hi"}, {"skip_consent_check", true}})
+                     {{"from", "+14165550100"},
+                      {"to", "+14165550124"},
+                      {"body", "hi"},
+                      {"skip_consent_check", true}})
                 .status,
             201);
   auto deliveries = receiver.waitFor(1, std::chrono::seconds(60));

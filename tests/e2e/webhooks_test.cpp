@@ -9,8 +9,9 @@ using namespace smsgw::testing;
 TEST(Webhooks, CreateShowsTheSecretOnceThenReadListDelete) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  Reply created = api.call("POST", "/v1/webhooks", bearer(account.test_key),
-                           {{"url", "http://127.0.0.1:9/hook"}, {"events", {"message.sent", "message.sent"}}});
+  Reply created =
+      api.call("POST", "/v1/webhooks", bearer(account.test_key),
+               {{"url", "http://127.0.0.1:9/hook"}, {"events", {"message.sent", "message.sent"}}});
   ASSERT_EQ(created.status, 201) << created.raw_body;
   EXPECT_TRUE(created.body["signing_secret"].get<std::string>().starts_with("whsec_"));
   EXPECT_EQ(created.body["events"], nlohmann::json({"message.sent"}));
@@ -18,7 +19,8 @@ TEST(Webhooks, CreateShowsTheSecretOnceThenReadListDelete) {
   Reply read = api.call("GET", "/v1/webhooks/" + id, bearer(account.test_key));
   EXPECT_EQ(read.status, 200);
   EXPECT_FALSE(read.body.contains("signing_secret"));
-  for (const char* field : {"active", "failing_since", "failed_events", "last_failure_reason", "deactivated_reason"}) {
+  for (const char* field :
+       {"active", "failing_since", "failed_events", "last_failure_reason", "deactivated_reason"}) {
     EXPECT_TRUE(read.body.contains(field)) << field;
   }
   EXPECT_EQ(api.call("GET", "/v1/webhooks", bearer(account.test_key)).body["data"].size(), 1u);
@@ -29,10 +31,17 @@ TEST(Webhooks, CreateShowsTheSecretOnceThenReadListDelete) {
 TEST(Webhooks, RefusesUnknownEventsAndBadUrls) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  auto create = [&](nlohmann::json body) { return api.call("POST", "/v1/webhooks", bearer(account.test_key), body); };
-  EXPECT_EQ(create({{"url", "http://127.0.0.1:9/h"}, {"events", {"message.teleported"}}}).body["details"][0]["field"], "events");
-  EXPECT_EQ(create({{"url", "http://127.0.0.1:9/h"}, {"events", nlohmann::json::array()}}).status, 422);
-  EXPECT_EQ(create({{"url", "ftp://example.com/h"}, {"events", {"message.sent"}}}).body["details"][0]["field"], "url");
+  auto create = [&](nlohmann::json body) {
+    return api.call("POST", "/v1/webhooks", bearer(account.test_key), body);
+  };
+  EXPECT_EQ(create({{"url", "http://127.0.0.1:9/h"}, {"events", {"message.teleported"}}})
+                .body["details"][0]["field"],
+            "events");
+  EXPECT_EQ(create({{"url", "http://127.0.0.1:9/h"}, {"events", nlohmann::json::array()}}).status,
+            422);
+  EXPECT_EQ(create({{"url", "ftp://example.com/h"}, {"events", {"message.sent"}}})
+                .body["details"][0]["field"],
+            "url");
   EXPECT_EQ(create({{"url", "not a url"}, {"events", {"message.sent"}}}).status, 422);
 }
 
@@ -41,7 +50,8 @@ TEST(Webhooks, TenEndpointsAtMost) {
   TestAccount account = signUp(api);
   for (int i = 0; i < 10; ++i) {
     ASSERT_EQ(api.call("POST", "/v1/webhooks", bearer(account.test_key),
-                       {{"url", "http://127.0.0.1:9/h" + std::to_string(i)}, {"events", {"message.sent"}}})
+                       {{"url", "http://127.0.0.1:9/h" + std::to_string(i)},
+                        {"events", {"message.sent"}}})
                   .status,
               201);
   }
@@ -65,15 +75,20 @@ TEST(Webhooks, AnotherAccountsEndpointIsForbidden) {
 
 TEST(CarrierCallbacks, UnsignedCallbacksAreRefused) {
   HttpTestClient api(apiUrl());
-  nlohmann::json receipt = {{"data", {{"payload", {{"id", "x"}, {"to", {{{"status", "delivered"}}}}}}}}};
+  nlohmann::json receipt = {
+      {"data", {{"payload", {{"id", "x"}, {"to", {{{"status", "delivered"}}}}}}}}};
   EXPECT_EQ(api.call("POST", "/carrier/receipts", {}, receipt).status, 401);
-  EXPECT_EQ(api.call("POST", "/carrier/receipts", {{"X-Carrier-Timestamp", "1"}, {"X-Carrier-Signature", "00"}}, receipt).status, 401);
+  EXPECT_EQ(api.call("POST", "/carrier/receipts",
+                     {{"X-Carrier-Timestamp", "1"}, {"X-Carrier-Signature", "00"}}, receipt)
+                .status,
+            401);
   EXPECT_EQ(api.call("POST", "/carrier/inbound", {}, receipt).status, 401);
 }
 
 TEST(CarrierCallbacks, TheSimulatorsSignedInboundCallbackIsAccepted) {
   HttpTestClient sim(simUrl());
-  Reply reply = sim.call("POST", "/sim/inbound", {}, {{"from", "+14165550199"}, {"to", "+14165550100"}, {"text", "HELLO"}});
+  Reply reply = sim.call("POST", "/sim/inbound", {},
+                         {{"from", "+14165550199"}, {"to", "+14165550100"}, {"text", "HELLO"}});
   EXPECT_EQ(reply.status, 202);
   EXPECT_EQ(reply.body["gateway_status"], 200);
 }

@@ -30,18 +30,19 @@ int main(int argc, char** argv) {
   const auto& stop = topics::stopOnSignals();
   db::Database db(database_url, 2);
   topics::Producer producer(brokers, "consume-probe");
-  topics::ConsumerLoop loop({brokers, group, {topic}, 6000}, producer, [&](const topics::Record& record) {
-    auto payload = nlohmann::json::parse(record.payload, nullptr, false);
-    if (payload.is_discarded()) throw topics::PermanentError("payload is not JSON");
-    if (payload.value("run", "") != run) return;
-    std::string id = payload.value("id", "");
-    db::Session sql(db);
-    soci::transaction tx(*sql);
-    *sql << "INSERT INTO probe_attempts (id) VALUES (:id)", soci::use(id);
-    *sql << "INSERT INTO probe_effects (id) VALUES (:id) ON CONFLICT DO NOTHING", soci::use(id);
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    tx.commit();
-  });
+  topics::ConsumerLoop loop(
+      {brokers, group, {topic}, 6000}, producer, [&](const topics::Record& record) {
+        auto payload = nlohmann::json::parse(record.payload, nullptr, false);
+        if (payload.is_discarded()) throw topics::PermanentError("payload is not JSON");
+        if (payload.value("run", "") != run) return;
+        std::string id = payload.value("id", "");
+        db::Session sql(db);
+        soci::transaction tx(*sql);
+        *sql << "INSERT INTO probe_attempts (id) VALUES (:id)", soci::use(id);
+        *sql << "INSERT INTO probe_effects (id) VALUES (:id) ON CONFLICT DO NOTHING", soci::use(id);
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        tx.commit();
+      });
   loop.run(stop);
   return 0;
 }

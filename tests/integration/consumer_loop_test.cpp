@@ -1,7 +1,6 @@
 // The consume loop in real processes against the real broker: a consumer killed mid-batch
 // loses nothing, a duplicate record changes nothing, poison goes to the DLQ, SIGTERM is clean.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <soci/soci.h>
 #include <sys/wait.h>
@@ -26,7 +25,9 @@ constexpr const char* kTopic = "it.scratch";
 class ConsumerLoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    scratch_.exec("CREATE TABLE probe_effects (id text PRIMARY KEY); CREATE TABLE probe_attempts (id text NOT NULL)");
+    scratch_.exec(
+        "CREATE TABLE probe_effects (id text PRIMARY KEY); CREATE TABLE probe_attempts (id text "
+        "NOT NULL)");
     database_ = std::make_unique<db::Database>(scratch_.url(), 1);
   }
   void TearDown() override {
@@ -41,8 +42,9 @@ class ConsumerLoopTest : public ::testing::Test {
     if (pid == 0) {
       std::string delay = std::to_string(delay_ms);
       std::string b = brokers();
-      execl(CONSUME_PROBE_PATH, "consume_probe", "--database-url", scratch_.url().c_str(), "--brokers", b.c_str(),
-            "--group", group_.c_str(), "--topic", kTopic, "--run", run_.c_str(), "--delay-ms", delay.c_str(), nullptr);
+      execl(CONSUME_PROBE_PATH, "consume_probe", "--database-url", scratch_.url().c_str(),
+            "--brokers", b.c_str(), "--group", group_.c_str(), "--topic", kTopic, "--run",
+            run_.c_str(), "--delay-ms", delay.c_str(), nullptr);
       _exit(127);
     }
     children_.push_back(pid);
@@ -90,12 +92,14 @@ TEST_F(ConsumerLoopTest, ConsumerKilledMidBatchLosesNothingAndDuplicatesChangeNo
   ASSERT_LT(handled_before_kill, kRecords) << "the probe finished before it could be killed";
 
   startProbe(/*delay_ms=*/10);
-  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") == kRecords; }, std::chrono::seconds(90)))
+  ASSERT_TRUE(
+      waitUntil([&] { return count("probe_effects") == kRecords; }, std::chrono::seconds(90)))
       << "records were lost: " << count("probe_effects") << " of " << kRecords;
 
   int attempts_before = count("probe_attempts");
   produce("r7");  // a duplicate delivery of a record already handled
-  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; }, std::chrono::seconds(30)));
+  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
+                        std::chrono::seconds(30)));
   EXPECT_EQ(count("probe_effects"), kRecords);
 }
 
@@ -104,8 +108,9 @@ TEST_F(ConsumerLoopTest, PoisonRecordGoesToTheDeadLetterTopicWithoutBlockingTheP
   producer_.produceSync(kTopic, key, "this is not json");
   produce("after-poison");
   startProbe(/*delay_ms=*/0);
-  auto dead = readRecords(std::string(kTopic) + ".dlq", [&](const topics::Record& r) { return r.key == key; }, 1,
-                          std::chrono::seconds(60));
+  auto dead = readRecords(
+      std::string(kTopic) + ".dlq", [&](const topics::Record& r) { return r.key == key; }, 1,
+      std::chrono::seconds(60));
   ASSERT_EQ(dead.size(), 1u);
   EXPECT_EQ(dead[0].payload, "this is not json");
   EXPECT_EQ(dead[0].headers["dlq.reason"], "payload is not JSON");

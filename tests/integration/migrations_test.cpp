@@ -31,11 +31,13 @@ TEST(Migrations, AFailingMigrationLeavesNothingBehind) {
   ScratchDatabase database(/*migrate=*/false);
   auto dir = std::filesystem::temp_directory_path() / ("migrations_" + randomBase62(8));
   std::filesystem::create_directories(dir);
-  std::filesystem::copy(std::filesystem::path(SMSGW_MIGRATIONS_DIR) / "0001_foundation.sql", dir / "0001_foundation.sql");
-  std::ofstream(dir / "0002_broken.sql") << "CREATE TABLE half_done (id int);\nSELECT no_such_function();\n";
+  std::filesystem::copy(std::filesystem::path(SMSGW_MIGRATIONS_DIR) / "0001_foundation.sql",
+                        dir / "0001_foundation.sql");
+  std::ofstream(dir / "0002_broken.sql")
+      << "CREATE TABLE half_done (id int);\nSELECT no_such_function();\n";
 
   EXPECT_THROW(db::migrate(database.url(), dir.string()), std::runtime_error);
   EXPECT_THROW(database.exec("SELECT 1 FROM half_done"), std::runtime_error);  // rolled back
-  database.exec("SELECT 1 FROM accounts");                                    // 0001 stayed applied
+  database.exec("SELECT 1 FROM accounts");  // 0001 stayed applied
   std::filesystem::remove_all(dir);
 }

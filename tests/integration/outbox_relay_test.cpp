@@ -1,6 +1,7 @@
 // The outbox: rows publish only once committed, and the sweeper publishes rows a crash left.
-#include <gtest/gtest.h>
+#include "topics/outbox_relay.h"
 
+#include <gtest/gtest.h>
 #include <soci/soci.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,7 +11,6 @@
 #include "domain/ids.h"
 #include "tests/support/kafka_reader.h"
 #include "tests/support/scratch_database.h"
-#include "topics/outbox_relay.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
@@ -22,7 +22,8 @@ constexpr const char* kTopic = "it.scratch";
 size_t publishedCount(db::Database& database, long long id) {
   db::Session sql(database);
   int published = 0;
-  *sql << "SELECT count(*) FROM outbox WHERE id = :id AND published_at IS NOT NULL", soci::use(id), soci::into(published);
+  *sql << "SELECT count(*) FROM outbox WHERE id = :id AND published_at IS NOT NULL", soci::use(id),
+      soci::into(published);
   return static_cast<size_t>(published);
 }
 
@@ -81,7 +82,8 @@ TEST(OutboxRelay, SweeperPublishesWhatACrashBetweenCommitAndPublishLeft) {
   db::Database database(scratch.url(), 2);
   {
     db::Session sql(database);
-    *sql << "SELECT id FROM outbox WHERE record_key = :k AND published_at IS NULL", soci::use(key), soci::into(id);
+    *sql << "SELECT id FROM outbox WHERE record_key = :k AND published_at IS NULL", soci::use(key),
+        soci::into(id);
     ASSERT_TRUE(sql->got_data());
   }
   topics::Producer producer(brokers(), "sweeper-test");
@@ -106,5 +108,6 @@ TEST(OutboxRelay, KeepsOutboxOrderForOneKey) {
   EXPECT_EQ(relay.publishPending(), 20);
   auto records = readRecords(kTopic, withKey(key), 20, std::chrono::seconds(20));
   ASSERT_EQ(records.size(), 20u);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(records[static_cast<size_t>(i)].payload, std::to_string(i));
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(records[static_cast<size_t>(i)].payload, std::to_string(i));
 }

@@ -1,6 +1,5 @@
 // Worker handlers against a real database: replaying a record changes nothing.
 #include <gtest/gtest.h>
-
 #include <soci/soci.h>
 
 #include "db/database.h"
@@ -18,7 +17,8 @@ namespace {
 
 class NoCarrier final : public CarrierClient {
  public:
-  CarrierSendResult sendMessage(const std::string&, const std::string&, const std::string&) override {
+  CarrierSendResult sendMessage(const std::string&, const std::string&,
+                                const std::string&) override {
     ADD_FAILURE() << "TEST messages must never reach the carrier";
     return {};
   }
@@ -30,10 +30,13 @@ class WorkerHandlersTest : public ::testing::Test {
   void SetUp() override {
     account_ = newId("acc");
     message_ = newId("msg");
-    scratch_.exec("INSERT INTO accounts (id, name, email, password_hash) VALUES ('" + account_ + "', 'T', '" + account_ +
+    scratch_.exec("INSERT INTO accounts (id, name, email, password_hash) VALUES ('" + account_ +
+                  "', 'T', '" + account_ +
                   "@ex.ca', 'x');"
-                  "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, segment_count, "
-                  "mode, cost_cents) VALUES ('" + message_ + "', '" + account_ +
+                  "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, "
+                  "status, segment_count, "
+                  "mode, cost_cents) VALUES ('" +
+                  message_ + "', '" + account_ +
                   "', 'OUTBOUND', '+14165550100', '+14165550123', 'hi', 'QUEUED', 1, 'TEST', 2)");
   }
 
@@ -45,7 +48,12 @@ class WorkerHandlersTest : public ::testing::Test {
   }
 
   topics::Record outboundRecord() {
-    return {"sms.outbound", 0, 0, "+14165550100", topics::OutboundSms{message_, account_, "+14165550100", "TEST"}.toJson().dump(), {}};
+    return {"sms.outbound",
+            0,
+            0,
+            "+14165550100",
+            topics::OutboundSms{message_, account_, "+14165550100", "TEST"}.toJson().dump(),
+            {}};
   }
 
   ScratchDatabase scratch_;
@@ -73,13 +81,20 @@ TEST_F(WorkerHandlersTest, ReceiptHandlesAReplayedRecordOnce) {
   NoCarrier carrier;
   workers::SenderHandler sender(context_, carrier);
   sender(outboundRecord());
-  topics::Record receipt{"carrier.receipts", 0, 0, "sim_" + message_,
-                         topics::CarrierReceipt{"sim_" + message_, "delivered"}.toJson().dump(), {}};
+  topics::Record receipt{"carrier.receipts",
+                         0,
+                         0,
+                         "sim_" + message_,
+                         topics::CarrierReceipt{"sim_" + message_, "delivered"}.toJson().dump(),
+                         {}};
   workers::ReceiptHandler handler(context_);
   handler(receipt);
   handler(receipt);
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE type = 'message.delivered'"), 1);
-  EXPECT_EQ(count("SELECT count(*) FROM messages WHERE status = 'DELIVERED' AND delivered_at IS NOT NULL"), 1);
+  EXPECT_EQ(
+      count(
+          "SELECT count(*) FROM messages WHERE status = 'DELIVERED' AND delivered_at IS NOT NULL"),
+      1);
 }
 
 TEST_F(WorkerHandlersTest, MalformedRecordsArePermanentErrors) {
@@ -90,6 +105,11 @@ TEST_F(WorkerHandlersTest, MalformedRecordsArePermanentErrors) {
   topics::Record garbage{"sms.outbound", 0, 0, "k", "nope", {}};
   EXPECT_THROW(sender(garbage), topics::PermanentError);
   workers::ReceiptHandler receipts(context_);
-  topics::Record unknown{"carrier.receipts", 0, 0, "k", R"({"v":1,"carrier_message_id":"c","status":"teleported"})", {}};
+  topics::Record unknown{"carrier.receipts",
+                         0,
+                         0,
+                         "k",
+                         R"({"v":1,"carrier_message_id":"c","status":"teleported"})",
+                         {}};
   EXPECT_THROW(receipts(unknown), topics::PermanentError);
 }

@@ -22,8 +22,10 @@ size_t onHeader(char* data, size_t size, size_t count, void* user) {
     std::string name = line.substr(0, colon);
     for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::string value = line.substr(colon + 1);
-    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.erase(0, 1);
-    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
+      value.erase(0, 1);
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+      value.pop_back();
     (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
   }
   return size * count;
@@ -31,18 +33,21 @@ size_t onHeader(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
-
 std::string Reply::header(const std::string& name) const {
   auto it = headers.find(name);
   return it == headers.end() ? "" : it->second;
 }
 
-HttpTestClient::HttpTestClient(std::string base_url) : base_url_(std::move(base_url)), curl_(curl_easy_init()) {}
+HttpTestClient::HttpTestClient(std::string base_url)
+    : base_url_(std::move(base_url)), curl_(curl_easy_init()) {}
 
-HttpTestClient::~HttpTestClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+HttpTestClient::~HttpTestClient() {
+  curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
 
-Reply HttpTestClient::call(const std::string& method, const std::string& path, const Headers& headers,
-                           const nlohmann::json& body, const std::string* raw) {
+Reply HttpTestClient::call(const std::string& method, const std::string& path,
+                           const Headers& headers, const nlohmann::json& body,
+                           const std::string* raw) {
   CURL* h = static_cast<CURL*>(curl_);
   Reply reply;
   std::string payload = raw ? *raw : (body.is_null() ? "" : body.dump());
@@ -52,7 +57,8 @@ Reply HttpTestClient::call(const std::string& method, const std::string& path, c
     list = curl_slist_append(list, (name + ": " + value).c_str());
     if (name == "Content-Type") has_content_type = true;
   }
-  if (!raw && !body.is_null() && !has_content_type) list = curl_slist_append(list, "Content-Type: application/json");
+  if (!raw && !body.is_null() && !has_content_type)
+    list = curl_slist_append(list, "Content-Type: application/json");
   list = curl_slist_append(list, "Expect:");
   curl_easy_setopt(h, CURLOPT_URL, (base_url_ + path).c_str());
   curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
@@ -71,7 +77,8 @@ Reply HttpTestClient::call(const std::string& method, const std::string& path, c
   }
   CURLcode rc = curl_easy_perform(h);
   curl_slist_free_all(list);
-  if (rc != CURLE_OK) throw std::runtime_error(std::string("HTTP call failed: ") + curl_easy_strerror(rc));
+  if (rc != CURLE_OK)
+    throw std::runtime_error(std::string("HTTP call failed: ") + curl_easy_strerror(rc));
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);
   curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &reply.new_connections);
   reply.body = nlohmann::json::parse(reply.raw_body, nullptr, false);

@@ -10,9 +10,12 @@
 
 namespace smsgw::testing {
 
-std::string brokers() { return env::kafkaBrokers(); }
+std::string brokers() {
+  return env::kafkaBrokers();
+}
 
-std::vector<topics::Record> readRecords(const std::string& topic, const std::function<bool(const topics::Record&)>& wanted,
+std::vector<topics::Record> readRecords(const std::string& topic,
+                                        const std::function<bool(const topics::Record&)>& wanted,
                                         size_t count, std::chrono::seconds timeout) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
@@ -36,21 +39,7 @@ std::vector<topics::Record> readRecords(const std::string& topic, const std::fun
     rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 200);
     if (!m) continue;
     if (!m->err) {
-      topics::Record r;
-      r.topic = rd_kafka_topic_name(m->rkt);
-      r.partition = m->partition;
-      r.offset = m->offset;
-      if (m->key) r.key.assign(static_cast<const char*>(m->key), m->key_len);
-      if (m->payload) r.payload.assign(static_cast<const char*>(m->payload), m->len);
-      rd_kafka_headers_t* hdrs = nullptr;
-      if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        const char* name;
-        const void* value;
-        size_t size;
-        for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
-          r.headers[name] = value ? std::string(static_cast<const char*>(value), size) : "";
-        }
-      }
+      topics::Record r = topics::recordFromMessage(m);
       if (wanted(r)) out.push_back(std::move(r));
     }
     rd_kafka_message_destroy(m);

@@ -13,7 +13,8 @@ namespace smsgw::testing {
 
 std::string brokers();
 // Collects records of `topic` matching `wanted` until `count` were found or `timeout` passed.
-std::vector<topics::Record> readRecords(const std::string& topic, const std::function<bool(const topics::Record&)>& wanted,
+std::vector<topics::Record> readRecords(const std::string& topic,
+                                        const std::function<bool(const topics::Record&)>& wanted,
                                         size_t count, std::chrono::seconds timeout);
 
 }  // namespace smsgw::testing

@@ -18,16 +18,20 @@ void execOn(const std::string& url, const std::string& sql) {
   if (PQstatus(conn.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(conn.get()));
   std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn.get(), sql.c_str()), PQclear);
   auto status = PQresultStatus(result.get());
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) throw std::runtime_error(PQerrorMessage(conn.get()));
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+    throw std::runtime_error(PQerrorMessage(conn.get()));
 }
 
 }  // namespace
 
-std::string adminUrl() { return requiredEnv("PG_ADMIN_URL"); }
+std::string adminUrl() {
+  return requiredEnv("PG_ADMIN_URL");
+}
 
 ScratchDatabase::ScratchDatabase(bool migrate) {
   name_ = "it_" + randomBase62(12);
-  std::transform(name_.begin(), name_.end(), name_.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(name_.begin(), name_.end(), name_.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   execOn(adminUrl(), "CREATE DATABASE " + name_);
   std::string admin = adminUrl();
   url_ = admin.substr(0, admin.find("dbname=")) + "dbname=" + name_ + " user=smsgw";
@@ -41,6 +45,8 @@ ScratchDatabase::~ScratchDatabase() {
   }
 }
 
-void ScratchDatabase::exec(const std::string& sql) const { execOn(url_, sql); }
+void ScratchDatabase::exec(const std::string& sql) const {
+  execOn(url_, sql);
+}
 
 }  // namespace smsgw::testing

@@ -7,7 +7,8 @@ namespace smsgw::testing {
 
 std::string requiredEnv(const char* name) {
   const char* value = std::getenv(name);
-  if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set: run the tests through ops/test");
+  if (!value || !*value)
+    throw std::runtime_error(std::string(name) + " is not set: run the tests through ops/test");
   return value;
 }
 

@@ -6,7 +6,11 @@
 namespace smsgw::testing {
 
 std::string requiredEnv(const char* name);  // fails the test run loudly when missing
-inline std::string apiUrl() { return requiredEnv("API_URL"); }
-inline std::string simUrl() { return requiredEnv("SIM_URL"); }
+inline std::string apiUrl() {
+  return requiredEnv("API_URL");
+}
+inline std::string simUrl() {
+  return requiredEnv("SIM_URL");
+}
 
 }  // namespace smsgw::testing

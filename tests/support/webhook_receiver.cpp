@@ -53,10 +53,13 @@ WebhookReceiver::WebhookReceiver() : impl_(std::make_unique<Impl>()) {
   impl_->endpoint->serveThreaded();
 }
 
-WebhookReceiver::~WebhookReceiver() { impl_->endpoint->shutdown(); }
+WebhookReceiver::~WebhookReceiver() {
+  impl_->endpoint->shutdown();
+}
 
 std::string WebhookReceiver::url() const {
-  return "http://127.0.0.1:" + std::to_string(static_cast<uint16_t>(impl_->endpoint->getPort())) + "/hook";
+  return "http://127.0.0.1:" + std::to_string(static_cast<uint16_t>(impl_->endpoint->getPort())) +
+         "/hook";
 }
 
 std::vector<ReceivedRequest> WebhookReceiver::waitFor(size_t count, std::chrono::seconds timeout) {

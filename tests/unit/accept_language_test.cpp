@@ -27,4 +27,6 @@ TEST(AcceptLanguage, HonoursQualityValues) {
   EXPECT_EQ(preferredLanguage("*;q=0.5, fr;q=0.6"), Language::French);
 }
 
-TEST(AcceptLanguage, EqualWeightsKeepEnglish) { EXPECT_EQ(preferredLanguage("fr, en"), Language::English); }
+TEST(AcceptLanguage, EqualWeightsKeepEnglish) {
+  EXPECT_EQ(preferredLanguage("fr, en"), Language::English);
+}

@@ -1,8 +1,9 @@
+#include "domain/api_key.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "domain/api_key.h"
 #include "domain/webhook_signature.h"
 
 using namespace smsgw;
@@ -27,7 +28,8 @@ TEST(ApiKey, StoresOnlyAHashThatDoesNotRevealTheSecret) {
 
 TEST(ApiKey, SecretsAreUnique) {
   std::set<std::string> seen;
-  for (int i = 0; i < 200; ++i) EXPECT_TRUE(seen.insert(generateApiKey(KeyMode::Test).secret).second);
+  for (int i = 0; i < 200; ++i)
+    EXPECT_TRUE(seen.insert(generateApiKey(KeyMode::Test).secret).second);
 }
 
 TEST(ApiKey, RefusesMalformedSecrets) {

@@ -1,9 +1,10 @@
+#include "domain/permissions.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "domain/errors.h"
-#include "domain/permissions.h"
 
 using namespace smsgw;
 

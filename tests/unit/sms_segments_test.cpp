@@ -1,9 +1,10 @@
+#include "domain/sms_segments.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "domain/phone.h"
-#include "domain/sms_segments.h"
 
 using namespace smsgw;
 
@@ -16,8 +17,8 @@ TEST(SmsSegments, Gsm7FitsOneHundredSixtyInOnePart) {
 }
 
 TEST(SmsSegments, ExtensionCharactersCountTwice) {
-  EXPECT_EQ(countSegments(std::string(80, '{')).parts, 1);   // 160 septets
-  EXPECT_EQ(countSegments(std::string(81, '{')).parts, 2);   // 162 septets
+  EXPECT_EQ(countSegments(std::string(80, '{')).parts, 1);  // 160 septets
+  EXPECT_EQ(countSegments(std::string(81, '{')).parts, 2);  // 162 septets
   EXPECT_EQ(countSegments(std::string(80, '[')).characters, 80);
 }
 

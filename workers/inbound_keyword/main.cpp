@@ -7,9 +7,11 @@
 
 int main() {
   using namespace smsgw;
-  return workers::runWorker({"inbound-keyword", {std::string(topics::kSmsInbound.name)}}, [](workers::WorkerContext&) {
-    return topics::RecordHandler([](const topics::Record& record) {
-      spdlog::info("inbound record {}/{} key {} not handled yet", record.partition, record.offset, record.key);
-    });
-  });
+  return workers::runWorker({"inbound-keyword", {std::string(topics::kSmsInbound.name)}},
+                            [](workers::WorkerContext&) {
+                              return topics::RecordHandler([](const topics::Record& record) {
+                                spdlog::info("inbound record {}/{} key {} not handled yet",
+                                             record.partition, record.offset, record.key);
+                              });
+                            });
 }

@@ -5,5 +5,7 @@
 int main() {
   using namespace smsgw;
   return workers::runWorker({"receipt", {std::string(topics::kCarrierReceipts.name)}},
-                            [](workers::WorkerContext& context) { return topics::RecordHandler(workers::ReceiptHandler(context)); });
+                            [](workers::WorkerContext& context) {
+                              return topics::RecordHandler(workers::ReceiptHandler(context));
+                            });
 }

@@ -45,10 +45,12 @@ void ReceiptHandler::operator()(const topics::Record& record) {
           "delivered_at = CASE WHEN :next2 = 'DELIVERED' THEN now() ELSE delivered_at END "
           "WHERE carrier_message_id = :cid AND status IN ('QUEUED', 'SENDING', 'SENT') "
           "RETURNING id, account_id, from_number, to_number, mode, cost_cents",
-      soci::use(next), soci::use(error_code, error_ind), soci::use(next), soci::use(receipt.carrier_message_id),
-      soci::into(id), soci::into(account), soci::into(from), soci::into(to), soci::into(mode), soci::into(cost);
+      soci::use(next), soci::use(error_code, error_ind), soci::use(next),
+      soci::use(receipt.carrier_message_id), soci::into(id), soci::into(account), soci::into(from),
+      soci::into(to), soci::into(mode), soci::into(cost);
   if (!sql->got_data()) {
-    spdlog::info("receipt for {} changes nothing (unknown or already final)", receipt.carrier_message_id);
+    spdlog::info("receipt for {} changes nothing (unknown or already final)",
+                 receipt.carrier_message_id);
     return;
   }
   bool live = mode == "LIVE";
@@ -56,9 +58,11 @@ void ReceiptHandler::operator()(const topics::Record& record) {
     db::postLedgerEntry(*sql, {account, cost, "sms_refund", id, "Refund: carrier could not send"});
     *sql << "UPDATE messages SET cost_cents = 0 WHERE id = :id", soci::use(id);
   }
-  nlohmann::json data = {{"message_id", id},    {"status", receipt.status}, {"message_status", next},
-                         {"to", to},            {"from", from},            {"errors", receipt.errors}};
-  if (next == "FAILED") data["error_code"] = error_code.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_code);
+  nlohmann::json data = {{"message_id", id},       {"status", receipt.status},
+                         {"message_status", next}, {"to", to},
+                         {"from", from},           {"errors", receipt.errors}};
+  if (next == "FAILED")
+    data["error_code"] = error_code.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_code);
   topics::raiseEvent(*sql, {account, transition->event, live, data});
   tx.commit();
   context_.relay.notify();

@@ -7,9 +7,11 @@
 
 int main() {
   using namespace smsgw;
-  return workers::runWorker({"rent-billing", {std::string(topics::kBillingRent.name)}}, [](workers::WorkerContext&) {
-    return topics::RecordHandler([](const topics::Record& record) {
-      spdlog::info("rent record {}/{} key {} not handled yet", record.partition, record.offset, record.key);
-    });
-  });
+  return workers::runWorker({"rent-billing", {std::string(topics::kBillingRent.name)}},
+                            [](workers::WorkerContext&) {
+                              return topics::RecordHandler([](const topics::Record& record) {
+                                spdlog::info("rent record {}/{} key {} not handled yet",
+                                             record.partition, record.offset, record.key);
+                              });
+                            });
 }

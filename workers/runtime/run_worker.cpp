@@ -7,7 +7,8 @@
 
 namespace smsgw::workers {
 
-int runWorker(const WorkerSpec& spec, const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
+int runWorker(const WorkerSpec& spec,
+              const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
   initLogging(spec.name);
   try {
     const auto& stop = topics::stopOnSignals();
@@ -17,8 +18,9 @@ int runWorker(const WorkerSpec& spec, const std::function<topics::RecordHandler(
     topics::OutboxRelay relay(db, producer);
     SystemClock clock;
     WorkerContext context{db, producer, relay, clock};
-    topics::ConsumerConfig config{brokers, env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name, spec.topics,
-                                  env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
+    topics::ConsumerConfig config{brokers,
+                                  env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name,
+                                  spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
     topics::ConsumerLoop loop(config, producer, make_handler(context));
     relay.start();
     spdlog::info("worker {} started", spec.name);

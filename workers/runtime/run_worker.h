@@ -26,6 +26,7 @@ struct WorkerSpec {
   std::vector<std::string> topics;  // topics consumed
 };
 
-int runWorker(const WorkerSpec& spec, const std::function<topics::RecordHandler(WorkerContext&)>& make_handler);
+int runWorker(const WorkerSpec& spec,
+              const std::function<topics::RecordHandler(WorkerContext&)>& make_handler);
 
 }  // namespace smsgw::workers

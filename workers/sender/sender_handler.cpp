@@ -25,21 +25,30 @@ void SenderHandler::simulate(const topics::OutboundSms& sms) {
   std::string account, from, to;
   int parts = 0;
   long long cost = 0;
-  *sql << "UPDATE messages SET status = 'SENDING', handoff_started_at = now(), sent_at = now(), updated_at = now(), "
+  *sql << "UPDATE messages SET status = 'SENDING', handoff_started_at = now(), sent_at = now(), "
+          "updated_at = now(), "
           "carrier_message_id = :cid WHERE id = :id AND status = 'QUEUED' AND mode = 'TEST' "
           "RETURNING account_id, from_number, to_number, segment_count, cost_cents",
-      soci::use(carrier_id), soci::use(sms.message_id), soci::into(account), soci::into(from), soci::into(to),
-      soci::into(parts), soci::into(cost);
+      soci::use(carrier_id), soci::use(sms.message_id), soci::into(account), soci::into(from),
+      soci::into(to), soci::into(parts), soci::into(cost);
   if (!sql->got_data()) {
     spdlog::info("message {} already past QUEUED; record ignored", sms.message_id);
     return;
   }
-  topics::raiseEvent(*sql, {account, "message.sent", false,
-                            {{"message_id", sms.message_id}, {"from", from}, {"to", to}, {"status", "SENDING"},
-                             {"message_status", "SENDING"}, {"carrier_message_id", carrier_id},
-                             {"segment_count", parts}, {"cost_cents", cost}}});
+  topics::raiseEvent(*sql, {account,
+                            "message.sent",
+                            false,
+                            {{"message_id", sms.message_id},
+                             {"from", from},
+                             {"to", to},
+                             {"status", "SENDING"},
+                             {"message_status", "SENDING"},
+                             {"carrier_message_id", carrier_id},
+                             {"segment_count", parts},
+                             {"cost_cents", cost}}});
   topics::CarrierReceipt receipt{carrier_id, "delivered"};
-  db::enqueueOutbox(*sql, std::string(topics::kCarrierReceipts.name), carrier_id, receipt.toJson().dump());
+  db::enqueueOutbox(*sql, std::string(topics::kCarrierReceipts.name), carrier_id,
+                    receipt.toJson().dump());
   tx.commit();
   context_.relay.notify();
 }

@@ -13,7 +13,8 @@ namespace smsgw::workers {
 
 class SenderHandler {
  public:
-  SenderHandler(WorkerContext& context, CarrierClient& carrier) : context_(context), carrier_(carrier) {}
+  SenderHandler(WorkerContext& context, CarrierClient& carrier)
+      : context_(context), carrier_(carrier) {}
   void operator()(const topics::Record& record);
 
  private:

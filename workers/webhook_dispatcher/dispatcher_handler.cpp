@@ -22,7 +22,8 @@ struct Endpoint {
 struct Attempt {
   bool success = false;
   std::optional<int> http_status;
-  std::string reason;  // HTTP_<status>, HTTP_<status>_REDIRECT_NOT_FOLLOWED, TIMEOUT, NETWORK_ERROR, SSRF_BLOCKED
+  std::string reason;  // HTTP_<status>, HTTP_<status>_REDIRECT_NOT_FOLLOWED, TIMEOUT,
+                       // NETWORK_ERROR, SSRF_BLOCKED
   long long duration_ms = 0;
 };
 
@@ -58,10 +59,12 @@ Attempt deliver(const Endpoint& endpoint, const topics::EventRecord& event, cons
   return attempt;
 }
 
-void recordAttempt(soci::session& sql, const Endpoint& endpoint, const topics::EventRecord& event, const Attempt& a) {
+void recordAttempt(soci::session& sql, const Endpoint& endpoint, const topics::EventRecord& event,
+                   const Attempt& a) {
   soci::transaction tx(sql);
   int attempt_number = 0;
-  sql << "SELECT count(*) + 1 FROM webhook_deliveries WHERE webhook_id = :w AND event_id = :e::uuid",
+  sql << "SELECT count(*) + 1 FROM webhook_deliveries WHERE webhook_id = :w AND event_id = "
+         ":e::uuid",
       soci::use(endpoint.id), soci::use(event.id), soci::into(attempt_number);
   std::string id = newId("whd");
   int success = a.success ? 1 : 0;
@@ -69,16 +72,21 @@ void recordAttempt(soci::session& sql, const Endpoint& endpoint, const topics::E
   soci::indicator status_ind = a.http_status ? soci::i_ok : soci::i_null;
   soci::indicator reason_ind = a.reason.empty() ? soci::i_null : soci::i_ok;
   int duration = static_cast<int>(a.duration_ms);
-  sql << "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, http_status, "
-         "error_reason, duration_ms) VALUES (:id, :w, :e::uuid, :t, :n, :s::int::boolean, :h, :r, :d)",
-      soci::use(id), soci::use(endpoint.id), soci::use(event.id), soci::use(event.type), soci::use(attempt_number),
-      soci::use(success), soci::use(status, status_ind), soci::use(a.reason, reason_ind), soci::use(duration);
+  sql << "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, "
+         "http_status, "
+         "error_reason, duration_ms) VALUES (:id, :w, :e::uuid, :t, :n, :s::int::boolean, :h, :r, "
+         ":d)",
+      soci::use(id), soci::use(endpoint.id), soci::use(event.id), soci::use(event.type),
+      soci::use(attempt_number), soci::use(success), soci::use(status, status_ind),
+      soci::use(a.reason, reason_ind), soci::use(duration);
   if (a.success) {
-    sql << "UPDATE webhooks SET last_success_at = now(), failing_since = NULL, failed_events = 0 WHERE id = :w",
+    sql << "UPDATE webhooks SET last_success_at = now(), failing_since = NULL, failed_events = 0 "
+           "WHERE id = :w",
         soci::use(endpoint.id);
   } else {
     sql << "UPDATE webhooks SET last_failure_at = now(), last_failure_reason = :r, "
-           "failing_since = COALESCE(failing_since, now()), failed_events = failed_events + 1 WHERE id = :w",
+           "failing_since = COALESCE(failing_since, now()), failed_events = failed_events + 1 "
+           "WHERE id = :w",
         soci::use(a.reason), soci::use(endpoint.id);
   }
   tx.commit();
@@ -94,17 +102,21 @@ void DispatcherHandler::operator()(const topics::Record& record) {
   db::Session sql(context_.db);
   std::vector<Endpoint> endpoints;
   soci::rowset<soci::row> rows =
-      (sql->prepare << "SELECT w.id, w.url, w.signing_secret FROM webhooks w WHERE w.account_id = :a "
-                       "AND w.active AND w.deleted_at IS NULL AND w.events @> :types::jsonb "
-                       "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id "
-                       "AND d.event_id = :e::uuid AND d.success)",
+      (sql->prepare
+           << "SELECT w.id, w.url, w.signing_secret FROM webhooks w WHERE w.account_id = :a "
+              "AND w.active AND w.deleted_at IS NULL AND w.events @> :types::jsonb "
+              "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id "
+              "AND d.event_id = :e::uuid AND d.success)",
        soci::use(event.account_id), soci::use(type_filter), soci::use(event.id));
-  for (const auto& row : rows) endpoints.push_back({row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
+  for (const auto& row : rows)
+    endpoints.push_back(
+        {row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
 
   for (const auto& endpoint : endpoints) {
     Attempt attempt = deliver(endpoint, event, body, config_, context_.clock);
     recordAttempt(*sql, endpoint, event, attempt);
-    if (!attempt.success) spdlog::warn("event {} to {} failed: {}", event.id, endpoint.id, attempt.reason);
+    if (!attempt.success)
+      spdlog::warn("event {} to {} failed: {}", event.id, endpoint.id, attempt.reason);
   }
 }
 

@@ -18,7 +18,8 @@ struct DispatcherConfig {
 
 class DispatcherHandler {
  public:
-  DispatcherHandler(WorkerContext& context, DispatcherConfig config) : context_(context), config_(config) {}
+  DispatcherHandler(WorkerContext& context, DispatcherConfig config)
+      : context_(context), config_(config) {}
   void operator()(const topics::Record& record);
 
  private:
