@@ -2,6 +2,7 @@
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cctype>
@@ -11,6 +12,7 @@
 #include "api/http/error_body.h"
 #include "api/http/rate_limiter.h"
 #include "domain/api_key.h"
+#include "domain/clock.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
 
@@ -135,6 +137,17 @@ class NamedHeader final : public Http::Header::Header {
   std::string value_;
 };
 
+// Access lines are whole JSON objects, one per request, on stdout (application logs go to stderr).
+spdlog::logger& accessLogger() {
+  static std::shared_ptr<spdlog::logger> logger = [] {
+    auto created = spdlog::stdout_logger_mt("access");
+    created->set_pattern("%v");
+    created->flush_on(spdlog::level::info);
+    return created;
+  }();
+  return *logger;
+}
+
 class Handler final : public Http::Handler {
  public:
   HTTP_PROTOTYPE(Handler)
@@ -224,7 +237,8 @@ class Handler final : public Http::Handler {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
-    nlohmann::json line = {{"type", "access"},
+    nlohmann::json line = {{"ts", formatIso(std::chrono::system_clock::now())},
+                           {"type", "access"},
                            {"request_id", request_id},
                            {"method", req.method},
                            {"path", req.path},
@@ -238,7 +252,7 @@ class Handler final : public Http::Handler {
       line["key_id"] = req.caller->key_id;
       line["mode"] = toString(req.caller->mode);
     }
-    spdlog::info("{}", line.dump());
+    accessLogger().info(line.dump());
   }
 
   std::shared_ptr<ApiServer::Dispatch> dispatch_;

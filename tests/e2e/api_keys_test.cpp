@@ -92,8 +92,8 @@ TEST(ApiKeys, RevokedKeysAreRefusedAndListedNoMore) {
   EXPECT_EQ(refused.status, 401);
   EXPECT_EQ(refused.body["code"], "API_KEY_REVOKED");
   EXPECT_EQ(api.call("DELETE", "/v1/api-keys/" + id, bearer(account.test_key)).status, 404);
-  for (const auto& key : api.call("GET", "/v1/api-keys", bearer(account.test_key)).body["data"])
-    EXPECT_NE(key["id"], id);
+  Reply listed = api.call("GET", "/v1/api-keys", bearer(account.test_key));
+  for (const auto& key : listed.body["data"]) EXPECT_NE(key["id"], id);
 }
 
 TEST(ApiKeys, AnotherAccountsKeyIsForbidden) {
