@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "api/routes/json_rows.h"
+#include "api/routes/key_store.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/api_key.h"
@@ -30,22 +31,6 @@ nlohmann::json accountDocument(soci::session& sql, const std::string& account_id
   return *doc;
 }
 
-nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyMode mode,
-                         const std::string& label) {
-  GeneratedKey key = generateApiKey(mode);
-  std::string id = newId("key");
-  std::string mode_text(toString(mode));
-  std::string permissions = Permissions::everything().toJson().dump();
-  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions) "
-         "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb)",
-      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
-      soci::use(mode_text), soci::use(label), soci::use(permissions);
-  auto resource =
-      queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
-  (*resource)["key"] = key.secret;
-  return *resource;
-}
-
 ApiResponse signup(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   std::string name = requireString(body, "name", 200);
@@ -68,8 +53,10 @@ ApiResponse signup(App& app, ApiRequest& req) {
       soci::use(id), soci::use(name), soci::use(email), soci::use(password_hash),
       soci::use(app.config.terms_version);
   nlohmann::json keys = nlohmann::json::array();
-  keys.push_back(insertKey(*sql, id, KeyMode::Test, "Default test key"));
-  keys.push_back(insertKey(*sql, id, KeyMode::Live, "Default live key"));
+  keys.push_back(
+      insertApiKey(*sql, id, KeyMode::Test, "Default test key", Permissions::everything(), false));
+  keys.push_back(
+      insertApiKey(*sql, id, KeyMode::Live, "Default live key", Permissions::everything(), false));
   auto account =
       queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", id);
   tx.commit();

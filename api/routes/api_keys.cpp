@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include "api/routes/json_rows.h"
+#include "api/routes/key_store.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/api_key.h"
@@ -51,29 +52,6 @@ void checkEscalation(soci::session& sql, const ApiRequest& req, const Permission
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
 
-nlohmann::json insertKey(soci::session& sql, const std::string& account_id, KeyMode mode,
-                         const std::optional<std::string>& label, const Permissions& permissions,
-                         bool default_deny) {
-  GeneratedKey key = generateApiKey(mode);
-  std::string id = newId("key");
-  std::string mode_text(toString(mode));
-  std::string permissions_text = permissions.toJson().dump();
-  int deny = default_deny ? 1 : 0;
-  soci::indicator label_ind = label ? soci::i_ok : soci::i_null;
-  std::string label_text = label.value_or("");
-  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
-         "default_deny) "
-         "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
-         ":deny::int::boolean)",
-      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
-      soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
-      soci::use(deny);
-  auto resource =
-      queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
-  (*resource)["key"] = key.secret;
-  return *resource;
-}
-
 void refuseListSettings(const nlohmann::json& body) {
   for (const char* field : {"allow_list_id", "deny_list_id"}) {
     if (body.contains(field) && !body[field].is_null()) {
@@ -101,7 +79,8 @@ ApiResponse createKey(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   checkEscalation(*sql, req, permissions, body);
-  nlohmann::json key = insertKey(*sql, caller.account_id, *mode, label, permissions, default_deny);
+  nlohmann::json key =
+      insertApiKey(*sql, caller.account_id, *mode, label, permissions, default_deny);
   tx.commit();
   return ApiResponse::json(201, key);
 }
@@ -138,8 +117,8 @@ ApiResponse rotateKey(App& app, ApiRequest& req) {
       key->label_ind == soci::i_ok ? std::optional(key->label) : std::nullopt;
   if (auto new_label = optionalString(body, "label", 100)) label = new_label;
 
-  nlohmann::json fresh = insertKey(*sql, caller.account_id, *keyModeFromString(key->mode), label,
-                                   permissions, key->default_deny != 0);
+  nlohmann::json fresh = insertApiKey(*sql, caller.account_id, *keyModeFromString(key->mode), label,
+                                      permissions, key->default_deny != 0);
   std::string fresh_id = fresh["id"];
   // Only one rotation can win: a concurrent one finds the key already revoked.
   int won = 0;

@@ -16,6 +16,14 @@ std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& q
   return nlohmann::json::parse(text);
 }
 
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query) {
+  std::string text;
+  soci::indicator ind = soci::i_null;
+  sql << query, soci::into(text, ind);
+  if (!sql.got_data() || ind == soci::i_null) return std::nullopt;
+  return nlohmann::json::parse(text);
+}
+
 nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
                               const std::string& param) {
   nlohmann::json out = nlohmann::json::array();

@@ -13,6 +13,8 @@ namespace smsgw::api {
 // Runs a query whose single column is JSON text; one result or none.
 std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
                                         const std::string& param);
+// The same for a query without parameters.
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query);
 // All rows of such a query, in order, as a JSON array.
 nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
                               const std::string& param);

@@ -16,8 +16,7 @@ void addPricingRoutes(Router& router, App& app) {
                   "SELECT jsonb_build_object('currency', 'CAD', 'prices', COALESCE(jsonb_agg("
                   "jsonb_build_object('code', code, 'cents', cents, 'unit', unit, 'description', "
                   "description) "
-                  "ORDER BY code), '[]'::jsonb))::text FROM prices WHERE :unused = ''",
-                  "");
+                  "ORDER BY code), '[]'::jsonb))::text FROM prices");
     return ApiResponse::json(200, *prices);
   });
 }
