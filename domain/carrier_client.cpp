@@ -17,7 +17,36 @@ void readCarrierError(const std::string& body, CarrierSendResult& result) {
   }
 }
 
+// E.164 in a URL path: the '+' must be escaped.
+std::string pathNumber(const std::string& number) {
+  return number.starts_with("+") ? "%2B" + number.substr(1) : number;
+}
+
+NumberOperation operationFrom(const HttpResponse& response) {
+  NumberOperation result;
+  if (response.status >= 200 && response.status < 300) {
+    result.kind = NumberOperation::Kind::Done;
+    return result;
+  }
+  CarrierSendResult error;
+  readCarrierError(response.body, error);
+  result.error_code = error.error_code;
+  result.error_detail = response.status == 0 ? response.error : error.error_detail;
+  if (response.status == 404) {
+    result.kind = NumberOperation::Kind::NotHeld;
+  } else if (response.status >= 400 && response.status < 500 && response.status != 429) {
+    result.kind = NumberOperation::Kind::Refused;
+  } else {
+    result.kind = NumberOperation::Kind::Failed;  // 0 (no answer), 429 or 5xx
+  }
+  return result;
+}
+
 }  // namespace
+
+HttpHeaders HttpCarrierClient::authorization() const {
+  return {{"Authorization", "Bearer " + config_.api_key}};
+}
 
 CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const std::string& to,
                                                  const std::string& text) {
@@ -72,6 +101,80 @@ LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
                      : type == "voip"     ? LineType::Voip
                                           : LineType::Unknown;
   return result;
+}
+
+}  // namespace smsgw
+
+namespace smsgw {
+
+NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code, int limit) {
+  HttpResponse response =
+      httpRequest("GET",
+                  config_.base_url + "/v2/available_phone_numbers?filter%5Bcountry_code%5D=CA" +
+                      "&filter%5Bnational_destination_code%5D=" + area_code +
+                      "&filter%5Blimit%5D=" + std::to_string(limit),
+                  authorization(), "", config_.timeout);
+  NumberSearchResult result;
+  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+  if (response.status != 200 || !parsed.is_object() || !parsed.contains("data") ||
+      !parsed["data"].is_array()) {
+    result.error_detail = response.status == 0
+                              ? response.error
+                              : "carrier answered " + std::to_string(response.status);
+    return result;
+  }
+  for (const auto& item : parsed["data"]) {
+    if (!item.is_object() || !item.contains("phone_number") || !item["phone_number"].is_string()) {
+      continue;
+    }
+    AvailableNumber number{item["phone_number"], {}};
+    if (item.contains("features") && item["features"].is_array()) {
+      for (const auto& feature : item["features"]) {
+        if (feature.is_object() && feature.contains("name") && feature["name"].is_string())
+          number.capabilities.push_back(feature["name"]);
+      }
+    }
+    result.numbers.push_back(std::move(number));
+  }
+  result.ok = true;
+  return result;
+}
+
+NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
+  nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})}};
+  HttpHeaders headers = authorization();
+  headers.emplace_back("Content-Type", "application/json");
+  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/number_orders", headers,
+                                      request.dump(), config_.timeout);
+  NumberOperation result = operationFrom(response);
+  // An order answers 2xx with the order's status: only "success" means the number is ours.
+  if (result.kind == NumberOperation::Kind::Done) {
+    auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+    std::string status =
+        parsed.is_object() ? parsed.value("/data/status"_json_pointer, std::string()) : "";
+    if (status != "success") {
+      result.kind = NumberOperation::Kind::Failed;
+      result.error_detail = "order status " + (status.empty() ? "unreadable" : status);
+    }
+  } else if (result.kind == NumberOperation::Kind::NotHeld) {
+    result.kind = NumberOperation::Kind::Refused;
+  }
+  return result;
+}
+
+NumberOperation HttpCarrierClient::releaseNumber(const std::string& number) {
+  return operationFrom(httpRequest("DELETE",
+                                   config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
+                                   authorization(), "", config_.timeout));
+}
+
+NumberHolding HttpCarrierClient::numberHolding(const std::string& number) {
+  HttpResponse response =
+      httpRequest("GET", config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
+                  authorization(), "", config_.timeout);
+  if (response.status == 200) return NumberHolding::Held;
+  if (response.status == 404) return NumberHolding::NotHeld;
+  return NumberHolding::Unknown;
 }
 
 }  // namespace smsgw

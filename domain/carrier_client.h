@@ -4,6 +4,9 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
+
+#include "domain/http_client.h"
 
 namespace smsgw {
 
@@ -29,12 +32,44 @@ struct LookupResult {
   LineType line_type = LineType::Unknown;
 };
 
+struct AvailableNumber {
+  std::string phone_number;               // E.164
+  std::vector<std::string> capabilities;  // sms, voice, …
+};
+
+struct NumberSearchResult {
+  bool ok = false;  // false when the carrier could not answer
+  std::vector<AvailableNumber> numbers;
+  std::string error_detail;
+};
+
+// The outcome of ordering or releasing a number.
+struct NumberOperation {
+  enum class Kind {
+    Done,     // ordered, or released
+    NotHeld,  // release: the carrier does not hold this number for us (already released)
+    Refused,  // 4xx: the carrier will not do it (error_code is the carrier's)
+    Failed,   // no answer, 5xx or unreadable: it may or may not have happened; ask again
+  };
+  Kind kind = Kind::Failed;
+  std::string error_code;
+  std::string error_detail;
+};
+
+// Whether the carrier holds a number for us: how a purchase or release whose answer was lost
+// is settled.
+enum class NumberHolding { Held, NotHeld, Unknown };
+
 class CarrierClient {
  public:
   virtual ~CarrierClient() = default;
   virtual CarrierSendResult sendMessage(const std::string& from, const std::string& to,
                                         const std::string& text) = 0;
   virtual LookupResult lookupNumber(const std::string& number) = 0;
+  virtual NumberSearchResult searchNumbers(const std::string& area_code, int limit) = 0;
+  virtual NumberOperation orderNumber(const std::string& number) = 0;
+  virtual NumberOperation releaseNumber(const std::string& number) = 0;
+  virtual NumberHolding numberHolding(const std::string& number) = 0;
 };
 
 struct CarrierClientConfig {
@@ -49,8 +84,14 @@ class HttpCarrierClient final : public CarrierClient {
   CarrierSendResult sendMessage(const std::string& from, const std::string& to,
                                 const std::string& text) override;
   LookupResult lookupNumber(const std::string& number) override;
+  NumberSearchResult searchNumbers(const std::string& area_code, int limit) override;
+  NumberOperation orderNumber(const std::string& number) override;
+  NumberOperation releaseNumber(const std::string& number) override;
+  NumberHolding numberHolding(const std::string& number) override;
 
  private:
+  HttpHeaders authorization() const;
+
   CarrierClientConfig config_;
 };
 

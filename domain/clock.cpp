@@ -12,6 +12,53 @@ std::string formatIso(TimePoint t) {
                      ms);
 }
 
+std::optional<TimePoint> parseIso(std::string_view text) {
+  using namespace std::chrono;
+  auto digits = [&](size_t pos, size_t count) -> std::optional<int> {
+    if (pos + count > text.size()) return std::nullopt;
+    int value = 0;
+    for (size_t i = pos; i < pos + count; ++i) {
+      if (text[i] < '0' || text[i] > '9') return std::nullopt;
+      value = value * 10 + (text[i] - '0');
+    }
+    return value;
+  };
+  auto year_value = digits(0, 4), month_value = digits(5, 2), day_value = digits(8, 2);
+  if (!year_value || !month_value || !day_value || text[4] != '-' || text[7] != '-') {
+    return std::nullopt;
+  }
+  year_month_day date{year(*year_value), month(static_cast<unsigned>(*month_value)),
+                      day(static_cast<unsigned>(*day_value))};
+  if (!date.ok()) return std::nullopt;
+  TimePoint result = sys_days{date};
+  if (text.size() == 10) return result;
+
+  auto hour_value = digits(11, 2), minute_value = digits(14, 2), second_value = digits(17, 2);
+  if (text.size() < 20 || (text[10] != 'T' && text[10] != ' ') || text[13] != ':' ||
+      text[16] != ':' || !hour_value || !minute_value || !second_value || *hour_value > 23 ||
+      *minute_value > 59 || *second_value > 59) {
+    return std::nullopt;
+  }
+  result += hours(*hour_value) + minutes(*minute_value) + seconds(*second_value);
+  size_t pos = 19;
+  if (text[pos] == '.') {
+    size_t start = ++pos;
+    long long fraction = 0, scale = 1;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (pos - start < 6) {
+        fraction = fraction * 10 + (text[pos] - '0');
+        scale *= 10;
+      }
+      ++pos;
+    }
+    if (pos == start) return std::nullopt;
+    result += duration_cast<system_clock::duration>(microseconds(fraction * 1'000'000 / scale));
+  }
+  std::string_view zone = text.substr(pos);
+  if (zone != "Z" && zone != "+00:00") return std::nullopt;
+  return result;
+}
+
 long long unixSeconds(TimePoint t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
 }

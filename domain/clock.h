@@ -3,7 +3,9 @@
 // time without sleeping. Implementations are thread-safe.
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace smsgw {
 
@@ -22,6 +24,9 @@ class SystemClock final : public Clock {
 
 // ISO 8601 UTC with milliseconds, e.g. 2026-11-22T10:00:00.123Z.
 std::string formatIso(TimePoint t);
+// Reads an ISO 8601 UTC date-time ("2027-01-15T00:00:00Z", fractional seconds allowed, or
+// "+00:00") or a date ("2027-01-15", midnight UTC). Nothing for anything else.
+std::optional<TimePoint> parseIso(std::string_view text);
 long long unixSeconds(TimePoint t);
 
 }  // namespace smsgw

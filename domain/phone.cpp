@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 
+#include "domain/area_codes.h"
+
 namespace smsgw {
 namespace {
 
@@ -35,6 +37,13 @@ bool isCanadianNumber(const E164& number) {
   using i18n::phonenumbers::PhoneNumberUtil;
   if (!number.str().starts_with("+1") || number.str().size() != 12) return false;
   if (isTollFreeNumber(number)) return true;
+  // Area codes opened after the installed libphonenumber's metadata (942, 257, …) are in our
+  // own data; the exchange must still be a valid NXX (first digit 2-9).
+  const char exchange_first_digit = number.str()[5];
+  if (areaCodes().isSold(areaCodeOf(number.str())) && exchange_first_digit >= '2' &&
+      exchange_first_digit <= '9') {
+    return true;
+  }
   const PhoneNumberUtil* util = PhoneNumberUtil::GetInstance();
   PhoneNumber parsed;
   if (util->Parse(number.str(), "CA", &parsed) != PhoneNumberUtil::NO_PARSING_ERROR) return false;

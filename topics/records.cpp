@@ -70,6 +70,24 @@ InboundSms InboundSms::parse(const std::string& payload) {
           field<std::string>(j, "received_at")};
 }
 
+nlohmann::json BillingRent::toJson() const {
+  return {{"v", 1},
+          {"phone_number_id", phone_number_id},
+          {"action", action},
+          {"period", period},
+          {"as_of", as_of}};
+}
+
+BillingRent BillingRent::parse(const std::string& payload) {
+  auto j = parseVersioned(payload, 1);
+  BillingRent r{field<std::string>(j, "phone_number_id"), field<std::string>(j, "action"),
+                field<int>(j, "period"), field<std::string>(j, "as_of")};
+  if (r.action != "collect" && r.action != "expire") {
+    throw PermanentError("unknown billing action " + r.action);
+  }
+  return r;
+}
+
 nlohmann::json EventRecord::envelope() const {
   return {{"id", id},
           {"type", type},

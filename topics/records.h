@@ -51,6 +51,18 @@ struct InboundSms {
   static InboundSms parse(const std::string& payload);
 };
 
+// billing.rent, v1: work for the rent-billing worker on one number, decided by the billing
+// pass as of `as_of`: "collect" rent period `period`, or "expire" a suspension whose grace
+// period ended. Handlers re-check the number's state, so stale or replayed records do nothing.
+struct BillingRent {
+  std::string phone_number_id;
+  std::string action;  // collect, expire
+  int period = 0;      // collect: the rent period (2 = the second month); expire: 0
+  std::string as_of;   // ISO 8601 UTC
+  nlohmann::json toJson() const;
+  static BillingRent parse(const std::string& payload);
+};
+
 // events, v1: the webhook envelope (spec "Registration and envelope") plus "v".
 struct EventRecord {
   std::string id;

@@ -1,5 +1,6 @@
-// Messages: send (TEST travels the whole pipeline; LIVE checks arrive with the messaging issue),
-// read and list. A send commits the message, its event and its sms.outbound record together.
+// Messages: send (TEST travels the whole pipeline; the LIVE hand-off arrives with the messaging
+// issue), read and list. A send commits the message, its event and its sms.outbound record
+// together.
 #include <soci/soci.h>
 
 #include <set>
@@ -61,14 +62,31 @@ SendRequest validateSend(const ApiRequest& req) {
   return {from, to, text, count.parts, skip};
 }
 
-// LIVE sends: the checks that exist today. Ownership needs provisioned numbers (phone-number
-// issue), so until then every LIVE send stops at PHONE_NUMBER_NOT_OWNED without a charge.
-void checkLiveSend(soci::session& sql, const Caller& caller) {
+// LIVE sends: the checks that exist today, then a refusal without a charge, because the LIVE
+// carrier hand-off arrives with the messaging issue (nothing would send a charged message).
+void checkLiveSend(soci::session& sql, const Caller& caller, const E164& from) {
   int verified = 0;
   sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
       soci::use(caller.account_id), soci::into(verified);
   if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
-  throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED);
+  std::string status, number_type, verification;
+  soci::indicator verification_ind = soci::i_null;
+  sql << "SELECT p.status, p.number_type, api_phone_number(p)->'toll_free_verification'->>'status' "
+         "FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
+         "AND p.status IN ('ACTIVE', 'SUSPENDED')",
+      soci::use(caller.account_id), soci::use(from.str()), soci::into(status),
+      soci::into(number_type), soci::into(verification, verification_ind);
+  if (!sql.got_data()) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED);
+  if (status == "SUSPENDED") throw ApiError(ErrorCode::PHONE_NUMBER_SUSPENDED);
+  if (number_type == "toll_free" &&
+      (verification_ind == soci::i_null || verification != "APPROVED")) {
+    throw ApiError(ErrorCode::FORBIDDEN,
+                   {{"reason", "toll_free_verification_not_approved"},
+                    {"toll_free_verification_status", verification_ind == soci::i_null
+                                                          ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(verification)}});
+  }
+  throw ApiError(ErrorCode::SERVICE_UNAVAILABLE, {{"reason", "live_sending_not_enabled_yet"}});
 }
 
 ApiResponse sentMessage(soci::session& sql, const std::string& id, int status) {
@@ -105,7 +123,7 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
       return sentMessage(*sql, existing_id, 201);
     }
   }
-  if (caller.live()) checkLiveSend(*sql, caller);
+  if (caller.live()) checkLiveSend(*sql, caller, send.from);
 
   int price = 0;
   *sql << "SELECT cents FROM prices WHERE code = 'sms_outbound_part'", soci::into(price);

@@ -15,6 +15,9 @@ void addPricingRoutes(Router& router, App& app);
 void addWebhookRoutes(Router& router, App& app);
 void addMessageRoutes(Router& router, App& app);
 void addCarrierCallbackRoutes(Router& router, App& app);
+void addNumberSearchRoutes(Router& router, App& app);
+void addPhoneNumberRoutes(Router& router, App& app);
+void addAllowanceRequestRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -27,6 +30,9 @@ inline Router buildRouter(App& app) {
   addWebhookRoutes(router, app);
   addMessageRoutes(router, app);
   addCarrierCallbackRoutes(router, app);
+  addNumberSearchRoutes(router, app);
+  addPhoneNumberRoutes(router, app);
+  addAllowanceRequestRoutes(router, app);
   return router;
 }
 

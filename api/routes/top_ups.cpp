@@ -1,6 +1,7 @@
 // Top-ups through the payment provider. The charge is recorded PENDING before the provider is
 // called (its id is the provider's idempotency key), so a crash can never credit twice or
-// lose a charge without a trace; the credit, the ledger row and account activation commit together.
+// lose a charge without a trace; the credit, the ledger row, account activation and the rent of
+// numbers suspended for want of funds commit together.
 #include <soci/soci.h>
 
 #include "api/routes/json_rows.h"
@@ -9,6 +10,7 @@
 #include "db/ledger.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
+#include "workers/numbers/rent.h"
 
 namespace smsgw::api {
 namespace {
@@ -89,6 +91,8 @@ ApiResponse createTopUp(App& app, ApiRequest& req) {
     db::postLedgerEntry(*sql, {account_id, amount, "top_up", id, "Top-up"});
     *sql << "UPDATE accounts SET status = 'ACTIVE' WHERE id = :id AND status = 'PENDING_PAYMENT'",
         soci::use(account_id);
+    // Money arrived: numbers suspended for unpaid rent are paid and active again.
+    numbers::reactivateSuspended(*sql, account_id, app.clock.now());
   } else {
     *sql << "UPDATE top_ups SET status = 'DECLINED', decline_reason = :reason WHERE id = :id",
         soci::use(charge.decline_reason), soci::use(id);

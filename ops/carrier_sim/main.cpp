@@ -1,5 +1,6 @@
 // smsgw-carrier-sim: the carrier simulator. Speaks the carrier protocol subset the gateway
-// uses (Telnyx-v2-shaped: messages, number lookup) and the control API tests and demos use
+// uses (Telnyx-v2-shaped: messages, number lookup, number search, orders, holdings and
+// releases) and the control API tests and demos use
 // (/sim/messages, /sim/inbound, /sim/faults). Receipts go to the gateway after a short delay.
 #include <fmt/format.h>
 #include <pistache/endpoint.h>
@@ -126,6 +127,7 @@ class Simulator {
     Routes::Post(router, "/v2/number_orders", Routes::bind(&Simulator::orderNumbers, this));
     Routes::Delete(router, "/v2/phone_numbers/:number",
                    Routes::bind(&Simulator::releaseNumber, this));
+    Routes::Get(router, "/v2/phone_numbers/:number", Routes::bind(&Simulator::getNumber, this));
     Routes::Get(router, "/sim/messages", Routes::bind(&Simulator::listMessages, this));
     Routes::Post(router, "/sim/inbound", Routes::bind(&Simulator::inbound, this));
     Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
@@ -241,16 +243,8 @@ class Simulator {
     } catch (const std::exception&) {
     }
     json data = json::array();
-    std::string seed = crypto::randomBytes(static_cast<size_t>(limit) * 3);
-    for (int i = 0; i < limit; ++i) {
-      auto byte = [&](int k) {
-        return static_cast<unsigned char>(seed[static_cast<size_t>(i * 3 + k)]);
-      };
-      // Exchanges 2XX-9XX, never 555 or N11; subscriber numbers from random bytes.
-      int exchange = 200 + (byte(0) * 3 + i) % 800;
-      if (exchange % 100 == 11 || exchange == 555) exchange += 1;
-      int subscriber = (byte(1) * 256 + byte(2)) % 10000;
-      std::string number = fmt::format("+1{}{:03d}{:04d}", area, exchange, subscriber);
+    for (const auto& number : inventoryFor(area)) {
+      if (static_cast<int>(data.size()) >= limit) break;
       if (state_.isOrdered(number)) continue;
       data.push_back({{"phone_number", number},
                       {"record_type", "available_phone_number"},
@@ -274,7 +268,7 @@ class Simulator {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Order failed"));
     }
-    if (!state_.orderNumber(number))
+    if (!state_.orderNumber(number))  // not in stock, or sold already
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("85001", "Number not available"));
     reply(
@@ -291,8 +285,7 @@ class Simulator {
     if (!authorized(request))
       return reply(writer, Http::Code::Unauthorized,
                    carrierError("10009", "Authentication failed"));
-    std::string number = request.param(":number").as<std::string>();
-    if (number.starts_with("%2B")) number = "+" + number.substr(3);
+    std::string number = pathNumber(request);
     if (state_.takeCountedFault("release")) {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Release failed"));
@@ -300,6 +293,26 @@ class Simulator {
     if (!state_.releaseNumber(number))
       return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
     reply(writer, Http::Code::Ok, {{"data", {{"phone_number", number}, {"status", "deleted"}}}});
+  }
+
+  // Whether the gateway holds a number here (how it settles an order or release whose answer
+  // was lost).
+  void getNumber(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
+    std::string number = pathNumber(request);
+    if (!state_.isOrdered(number))
+      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    reply(writer, Http::Code::Ok,
+          {{"data",
+            {{"phone_number", number}, {"status", "active"}, {"record_type", "phone_number"}}}});
+  }
+
+  static std::string pathNumber(const Rest::Request& request) {
+    std::string number = request.param(":number").as<std::string>();
+    if (number.starts_with("%2B") || number.starts_with("%2b")) number = "+" + number.substr(3);
+    return number;
   }
 
   void listMessages(const Rest::Request& request, Http::ResponseWriter writer) {

@@ -1,6 +1,34 @@
 #include "ops/carrier_sim/sim_state.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "domain/crypto.h"
+
 namespace smsgw::sim {
+
+std::vector<std::string> inventoryFor(const std::string& area_code) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (int i = 0; static_cast<int>(out.size()) < kInventoryPerAreaCode; ++i) {
+    std::string digest = crypto::sha256(area_code + ":" + std::to_string(i));
+    auto byte = [&](int k) { return static_cast<unsigned char>(digest[static_cast<size_t>(k)]); };
+    int exchange = 200 + (byte(0) * 256 + byte(1)) % 800;
+    if (exchange % 100 == 11 || exchange == 555) continue;
+    int line = (byte(2) * 256 + byte(3)) % 10000;
+    std::string number = fmt::format("+1{}{:03d}{:04d}", area_code, exchange, line);
+    if (seen.insert(number).second) out.push_back(number);
+  }
+  return out;
+}
+
+bool inInventory(const std::string& e164) {
+  if (e164.size() != 12 || !e164.starts_with("+1")) return false;
+  auto stock = inventoryFor(e164.substr(2, 3));
+  return std::find(stock.begin(), stock.end(), e164) != stock.end();
+}
 
 void SimState::recordMessage(SimMessage message) {
   std::lock_guard lock(mutex_);
@@ -91,6 +119,7 @@ std::string SimState::lineTypeOf(const std::string& number) const {
 }
 
 bool SimState::orderNumber(const std::string& number) {
+  if (!inInventory(number)) return false;
   std::lock_guard lock(mutex_);
   return ordered_.emplace(number, true).second;
 }

@@ -27,6 +27,13 @@ struct ReceiptFault {
   std::string code;
 };
 
+// The carrier's stock of numbers in an area code: the same numbers on every run and machine,
+// so a search can be repeated and a number found once can be ordered later. Exchanges are
+// 200-999 except N11 and 555.
+inline constexpr int kInventoryPerAreaCode = 100;
+std::vector<std::string> inventoryFor(const std::string& area_code);
+bool inInventory(const std::string& e164);
+
 class SimState {
  public:
   void recordMessage(SimMessage message);
@@ -42,7 +49,7 @@ class SimState {
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
 
   // Numbers the gateway ordered from this carrier.
-  bool orderNumber(const std::string& number);    // false when already ordered
+  bool orderNumber(const std::string& number);    // false when already ordered or not in stock
   bool releaseNumber(const std::string& number);  // false when not held
   bool isOrdered(const std::string& number) const;
 

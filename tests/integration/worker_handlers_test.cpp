@@ -23,6 +23,10 @@ class NoCarrier final : public CarrierClient {
     return {};
   }
   LookupResult lookupNumber(const std::string&) override { return {}; }
+  NumberSearchResult searchNumbers(const std::string&, int) override { return {}; }
+  NumberOperation orderNumber(const std::string&) override { return {}; }
+  NumberOperation releaseNumber(const std::string&) override { return {}; }
+  NumberHolding numberHolding(const std::string&) override { return NumberHolding::Unknown; }
 };
 
 class WorkerHandlersTest : public ::testing::Test {

@@ -1,17 +1,37 @@
-// smsgw-rent-billing: consumes billing.rent. Rent collection, suspension and grace-period
-// release are the phone-number issue's; until then records are logged and passed.
+// smsgw-rent-billing: consumes billing.rent (rent collection, suspension, grace-period
+// release) and runs the billing pass on a timer to publish what is due.
 #include <spdlog/spdlog.h>
 
+#include "domain/env.h"
 #include "topics/catalogue.h"
-#include "workers/runtime/run_worker.h"
+#include "workers/numbers/billing_pass.h"
+#include "workers/rent_billing/rent_handler.h"
 
 int main() {
   using namespace smsgw;
-  return workers::runWorker({"rent-billing", {std::string(topics::kBillingRent.name)}},
-                            [](workers::WorkerContext&) {
-                              return topics::RecordHandler([](const topics::Record& record) {
-                                spdlog::info("rent record {}/{} key {} not handled yet",
-                                             record.partition, record.offset, record.key);
-                              });
-                            });
+  HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
+                             env::get("CARRIER_API_KEY", "sim-key"),
+                             std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+  numbers::RentSettings settings;
+  settings.grace_period = std::chrono::hours(24 * env::getInt("RENT_GRACE_DAYS", 7));
+
+  workers::WorkerSpec spec{"rent-billing", {std::string(topics::kBillingRent.name)}};
+  spec.periodic_interval = std::chrono::milliseconds(env::getInt("RENT_PASS_INTERVAL_MS", 60000));
+  spec.periodic = [&carrier](workers::WorkerContext& context) {
+    numbers::BillingPassOptions options;
+    options.as_of = options.now = context.clock.now();
+    auto report = numbers::runBillingPass(context.db, carrier, options);
+    if (report.rent_due || report.grace_expired || report.purchases_settled ||
+        report.releases_finished) {
+      spdlog::info(
+          "billing pass: {} rent due, {} grace expired, {} purchases settled, "
+          "{} releases finished",
+          report.rent_due, report.grace_expired, report.purchases_settled,
+          report.releases_finished);
+      context.relay.notify();
+    }
+  };
+  return workers::runWorker(spec, [&](workers::WorkerContext& context) {
+    return topics::RecordHandler(workers::RentHandler(context, carrier, settings));
+  });
 }

@@ -2,10 +2,52 @@
 
 #include <spdlog/spdlog.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include "domain/env.h"
 #include "domain/log.h"
 
 namespace smsgw::workers {
+namespace {
+
+// Runs spec.periodic every interval on its own thread until destroyed.
+class PeriodicRunner {
+ public:
+  PeriodicRunner(const WorkerSpec& spec, WorkerContext& context) {
+    if (!spec.periodic) return;
+    thread_ = std::thread([this, &spec, &context] {
+      std::unique_lock lock(mutex_);
+      while (!stopping_) {
+        lock.unlock();
+        try {
+          spec.periodic(context);
+        } catch (const std::exception& e) {
+          spdlog::error("periodic work of {} failed, retrying next time: {}", spec.name, e.what());
+        }
+        lock.lock();
+        wake_.wait_for(lock, spec.periodic_interval, [this] { return stopping_; });
+      }
+    });
+  }
+  ~PeriodicRunner() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 int runWorker(const WorkerSpec& spec,
               const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
@@ -23,8 +65,11 @@ int runWorker(const WorkerSpec& spec,
                                   spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
     topics::ConsumerLoop loop(config, producer, make_handler(context));
     relay.start();
-    spdlog::info("worker {} started", spec.name);
-    loop.run(stop);
+    {
+      PeriodicRunner periodic(spec, context);
+      spdlog::info("worker {} started", spec.name);
+      loop.run(stop);
+    }
     relay.stop();
     spdlog::info("worker {} stopped cleanly", spec.name);
     return 0;

@@ -2,6 +2,7 @@
 // The one wiring every worker main() shares: config from the environment, the database pool,
 // the producer, the outbox relay and the consume loop. Returns the process exit code.
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,8 +23,15 @@ struct WorkerContext {
 };
 
 struct WorkerSpec {
+  WorkerSpec(std::string worker_name, std::vector<std::string> consumed)
+      : name(std::move(worker_name)), topics(std::move(consumed)) {}
+
   std::string name;                 // process and consumer-group name, e.g. "sender"
   std::vector<std::string> topics;  // topics consumed
+  // Optional time-based work beside the consume loop (DESIGN.md rule 5), run on its own thread
+  // every `periodic_interval` until shutdown; a failing run is logged and retried next time.
+  std::function<void(WorkerContext&)> periodic;
+  std::chrono::milliseconds periodic_interval{60000};
 };
 
 int runWorker(const WorkerSpec& spec,

@@ -1,0 +1,126 @@
+// smsgw-admin: the staff command line. Decides allowance requests, sets toll-free verification
+// statuses, releases numbers as staff, credits accounts and runs rent billing as of a time.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "domain/env.h"
+#include "domain/log.h"
+#include "ops/admin/staff.h"
+
+using namespace smsgw;
+
+namespace {
+
+// The clock of a staff run: the real time, or the time given with --now (demos and tests).
+class StaffClock final : public Clock {
+ public:
+  explicit StaffClock(std::optional<TimePoint> fixed) : fixed_(fixed) {}
+  TimePoint now() const override { return fixed_.value_or(std::chrono::system_clock::now()); }
+
+ private:
+  std::optional<TimePoint> fixed_;
+};
+
+TimePoint requireIso(const std::string& text, const char* option) {
+  auto parsed = parseIso(text);
+  if (!parsed) {
+    throw CLI::ValidationError(option, "expects ISO 8601 UTC, e.g. 2027-01-15T00:00:00Z");
+  }
+  return *parsed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Staff commands for the SMS gateway (prints one JSON object per command)"};
+  app.require_subcommand(1);
+  std::string database_url = env::databaseUrl();
+  app.add_option("--database-url", database_url, "libpq connection string (default: DATABASE_URL)");
+
+  auto* allowance = app.add_subcommand("allowance", "phone-number allowance requests");
+  allowance->require_subcommand(1);
+  std::string status_filter, account_filter, request_id, note;
+  std::optional<int> granted_limit;
+  auto* allowance_list = allowance->add_subcommand("list", "list requests, newest first");
+  allowance_list->add_option("--status", status_filter, "PENDING, APPROVED or DENIED")
+      ->check(CLI::IsMember({"PENDING", "APPROVED", "DENIED"}));
+  allowance_list->add_option("--account", account_filter, "one account only");
+  auto* approve = allowance->add_subcommand("approve", "approve: raises the account's limit");
+  approve->add_option("id", request_id, "allowance request id (alw_…)")->required();
+  approve->add_option("--limit", granted_limit, "limit granted (default: the one requested)");
+  approve->add_option("--note", note, "staff note, shown to the customer");
+  auto* deny = allowance->add_subcommand("deny", "deny a request");
+  deny->add_option("id", request_id, "allowance request id (alw_…)")->required();
+  deny->add_option("--note", note, "staff note, shown to the customer");
+
+  auto* toll_free = app.add_subcommand("toll-free", "toll-free verification");
+  toll_free->require_subcommand(1);
+  std::string number, verification_status;
+  bool new_application = false;
+  auto* toll_free_set = toll_free->add_subcommand("set", "set the verification status");
+  toll_free_set->add_option("number", number, "phone number id (pn_…) or E.164")->required();
+  toll_free_set->add_option("--status", verification_status, "DRAFT … APPROVED, REJECTED, DECLINED")
+      ->required();
+  toll_free_set->add_flag("--new-application", new_application,
+                          "open a new application (the current one is cancelled)");
+
+  auto* number_cmd = app.add_subcommand("number", "phone numbers");
+  number_cmd->require_subcommand(1);
+  auto* release = number_cmd->add_subcommand("release", "release as staff (admin_released)");
+  release->add_option("number", number, "phone number id (pn_…) or E.164")->required();
+
+  auto* account = app.add_subcommand("account", "accounts");
+  account->require_subcommand(1);
+  std::string account_id;
+  long long cents = 0;
+  auto* credit = account->add_subcommand("credit", "credit the balance (reactivates numbers)");
+  credit->add_option("account", account_id, "account id (acc_…)")->required();
+  credit->add_option("--cents", cents, "amount in cents CAD")->required();
+  credit->add_option("--note", note, "why (in the ledger)")->required();
+
+  auto* rent = app.add_subcommand("rent", "rent billing");
+  rent->require_subcommand(1);
+  std::string as_of_text, now_text;
+  std::optional<std::string> rent_account;
+  int wait_seconds = 0;
+  auto* rent_run = rent->add_subcommand("run", "run a billing pass as of a time");
+  rent_run->add_option("--as-of", as_of_text, "ISO 8601 UTC (default: now)");
+  rent_run->add_option("--account", rent_account, "one account's numbers only");
+  rent_run->add_option("--wait", wait_seconds,
+                       "seconds to wait for the rent-billing worker to handle what was published");
+  app.add_option("--now", now_text, "act as if it were this time (ISO 8601 UTC)");
+
+  CLI11_PARSE(app, argc, argv);
+  initLogging("admin");
+  try {
+    StaffClock clock(now_text.empty() ? std::nullopt
+                                      : std::optional(requireIso(now_text, "--now")));
+    db::Database db(database_url, 1);
+    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
+                               env::get("CARRIER_API_KEY", "sim-key"),
+                               std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+    LogMailer mailer;
+    admin::Staff staff{db, carrier, mailer, clock};
+
+    if (allowance_list->parsed())
+      admin::listAllowanceRequests(staff, status_filter, account_filter);
+    if (approve->parsed())
+      admin::decideAllowanceRequest(staff, request_id, true, granted_limit, note);
+    if (deny->parsed()) admin::decideAllowanceRequest(staff, request_id, false, std::nullopt, note);
+    if (toll_free_set->parsed()) {
+      admin::setTollFreeVerification(staff, number, verification_status, new_application);
+    }
+    if (release->parsed()) admin::releaseNumberAsStaff(staff, number);
+    if (credit->parsed()) admin::creditAccount(staff, account_id, cents, note);
+    if (rent_run->parsed()) {
+      TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
+      admin::runRent(staff, as_of, rent_account, wait_seconds);
+    }
+    return 0;
+  } catch (const CLI::Error& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "smsgw-admin: " << e.what() << "\n";
+    return 1;
+  }
+}

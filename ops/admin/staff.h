@@ -1,0 +1,43 @@
+#pragma once
+// What staff do, one function per smsgw-admin command. Each prints one JSON object on stdout
+// (for people and scripts alike) and throws std::runtime_error with a reason staff can act on.
+// Records for Kafka go through the outbox; the running stack's relays publish them.
+
+#include <optional>
+#include <string>
+
+#include "db/database.h"
+#include "domain/carrier_client.h"
+#include "domain/clock.h"
+#include "domain/mailer.h"
+
+namespace smsgw::admin {
+
+struct Staff {
+  db::Database& db;
+  CarrierClient& carrier;
+  Mailer& mailer;
+  const Clock& clock;
+};
+
+void listAllowanceRequests(Staff& staff, const std::string& status, const std::string& account_id);
+// Approval raises the account's phone_number_limit to the granted limit (default: requested).
+void decideAllowanceRequest(Staff& staff, const std::string& id, bool approve,
+                            std::optional<int> granted_limit, const std::string& note);
+
+// Sets the status of a toll-free number's current verification application, opening one when
+// there is none or when `new_application` (the previous one is then cancelled).
+void setTollFreeVerification(Staff& staff, const std::string& number, const std::string& status,
+                             bool new_application);
+void releaseNumberAsStaff(Staff& staff, const std::string& number);
+
+// Credits the balance (one ledger row) and reactivates numbers suspended for unpaid rent.
+void creditAccount(Staff& staff, const std::string& account_id, long long cents,
+                   const std::string& note);
+
+// Runs the billing pass as of a time; with `wait_seconds`, waits until the rent-billing
+// worker has handled every record it published.
+void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& account_id,
+             int wait_seconds);
+
+}  // namespace smsgw::admin

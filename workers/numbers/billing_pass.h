@@ -1,0 +1,38 @@
+#pragma once
+// The billing pass: finds, in PostgreSQL, the numbers whose rent is due or whose suspension's
+// grace period ended by `as_of`, and publishes one billing.rent record for each (through the
+// outbox, keyed by number id) for the rent-billing workers to handle. Rows are claimed with
+// FOR UPDATE SKIP LOCKED and stamped, so concurrent passes never publish a number twice; a
+// record the broker lost is published again after `republish_after`. The pass also settles
+// purchases and releases a crash or an unreachable carrier left unfinished.
+// The rent-billing worker runs it on a timer; `smsgw-admin rent run --as-of` runs it by hand.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "db/database.h"
+#include "domain/carrier_client.h"
+#include "domain/clock.h"
+
+namespace smsgw::numbers {
+
+struct BillingPassOptions {
+  TimePoint as_of;                        // what is due is decided as of this time
+  TimePoint now;                          // real time, for settling interrupted work
+  std::optional<std::string> account_id;  // only this account's numbers (staff runs)
+  std::chrono::seconds republish_after{600};
+  std::chrono::seconds stale_after{120};  // purchases and releases older than this are settled
+};
+
+struct BillingPassReport {
+  int rent_due = 0;       // collect records published
+  int grace_expired = 0;  // expire records published
+  int purchases_settled = 0;
+  int releases_finished = 0;
+};
+
+BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
+                                 const BillingPassOptions& options);
+
+}  // namespace smsgw::numbers

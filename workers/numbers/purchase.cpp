@@ -1,0 +1,253 @@
+#include "workers/numbers/purchase.h"
+
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include "db/ledger.h"
+#include "domain/area_codes.h"
+#include "domain/errors.h"
+#include "domain/ids.h"
+#include "domain/rent_period.h"
+
+namespace smsgw::numbers {
+namespace {
+
+// What the carrier's numbers can do; the simulator and our carrier sell SMS and voice numbers.
+constexpr const char* kCapabilities = R"(["sms","voice"])";
+
+struct Purchase {
+  std::string id;
+  std::string account_id;
+  std::string phone_number;
+  std::string number_type;
+  int monthly_cost_cents = 0;
+  int activation_fee_cents = 0;
+
+  long long total() const { return monthly_cost_cents + activation_fee_cents; }
+};
+
+int price(soci::session& sql, const std::string& code) {
+  int cents = 0;
+  sql << "SELECT cents FROM prices WHERE code = :code", soci::use(code), soci::into(cents);
+  if (!sql.got_data()) throw std::runtime_error("no price " + code);
+  return cents;
+}
+
+// The charge and the PENDING purchase, in one transaction; refusals change nothing.
+Purchase charge(db::Database& db, const std::string& account_id, const E164& number) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  // Purchases of one account queue here, so the in-flight and limit checks see each other.
+  int limit = 0;
+  *sql << "SELECT phone_number_limit FROM accounts WHERE id = :id FOR UPDATE",
+      soci::use(account_id), soci::into(limit);
+
+  int in_flight = 0;
+  *sql << "SELECT count(*) FROM number_purchases WHERE account_id = :a AND status = 'PENDING'",
+      soci::use(account_id), soci::into(in_flight);
+  if (in_flight) throw ApiError(ErrorCode::PURCHASE_IN_PROGRESS, nullptr, 2);
+
+  std::string holder;
+  *sql << "SELECT account_id FROM phone_numbers WHERE phone_number = :n AND status <> 'RELEASED'",
+      soci::use(number.str()), soci::into(holder);
+  if (sql->got_data()) {
+    throw ApiError(ErrorCode::CONFLICT,
+                   {{"field", "phone_number"},
+                    {"reason", holder == account_id ? "already_owned" : "not_available"}});
+  }
+
+  int used = 0;
+  *sql << "SELECT count(*) FROM phone_numbers WHERE account_id = :a "
+          "AND status IN ('ACTIVE', 'SUSPENDED')",
+      soci::use(account_id), soci::into(used);
+  if (used >= limit)
+    throw ApiError(ErrorCode::NUMBER_LIMIT_REACHED, {{"limit", limit}, {"used", used}});
+
+  bool toll_free = isTollFreeNumber(number);
+  Purchase purchase{newId("pur"),
+                    account_id,
+                    number.str(),
+                    toll_free ? "toll_free" : "local",
+                    price(*sql, toll_free ? "toll_free_number_monthly" : "local_number_monthly"),
+                    price(*sql, "number_activation_fee")};
+  auto posted = db::postLedgerEntry(
+      *sql, {account_id, -purchase.total(), "number_purchase", purchase.id,
+             "Phone number " + purchase.phone_number + ": first month and activation"});
+  if (posted.outcome == db::LedgerOutcome::InsufficientBalance) {
+    throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", purchase.total()}});
+  }
+  *sql << "INSERT INTO number_purchases (id, account_id, phone_number, number_type, "
+          "monthly_cost_cents, activation_fee_cents, status) "
+          "VALUES (:id, :a, :n, :t, :m, :f, 'PENDING')",
+      soci::use(purchase.id), soci::use(purchase.account_id), soci::use(purchase.phone_number),
+      soci::use(purchase.number_type), soci::use(purchase.monthly_cost_cents),
+      soci::use(purchase.activation_fee_cents);
+  tx.commit();
+  return purchase;
+}
+
+// Loads a purchase still PENDING and locks it, so only one settler acts on it.
+std::optional<Purchase> lockPending(soci::session& sql, const std::string& purchase_id) {
+  Purchase p;
+  sql << "SELECT id, account_id, phone_number, number_type, monthly_cost_cents, "
+         "activation_fee_cents FROM number_purchases WHERE id = :id AND status = 'PENDING' "
+         "FOR UPDATE",
+      soci::use(purchase_id), soci::into(p.id), soci::into(p.account_id),
+      soci::into(p.phone_number), soci::into(p.number_type), soci::into(p.monthly_cost_cents),
+      soci::into(p.activation_fee_cents);
+  if (!sql.got_data()) return std::nullopt;
+  return p;
+}
+
+PurchaseOutcome completed(const std::string& purchase_id, const std::string& number_id) {
+  PurchaseOutcome outcome;
+  outcome.kind = PurchaseOutcome::Kind::Completed;
+  outcome.purchase_id = purchase_id;
+  outcome.phone_number_id = number_id;
+  return outcome;
+}
+
+PurchaseOutcome failed(const std::string& purchase_id, const std::string& carrier_code,
+                       const std::string& detail) {
+  PurchaseOutcome outcome;
+  outcome.kind = PurchaseOutcome::Kind::Failed;
+  outcome.purchase_id = purchase_id;
+  outcome.carrier_code = carrier_code;
+  outcome.detail = detail;
+  return outcome;
+}
+
+// What another settler already decided for a purchase that is no longer PENDING.
+PurchaseOutcome recordedOutcome(soci::session& sql, const std::string& purchase_id) {
+  std::string status, number_id, reason;
+  soci::indicator number_ind = soci::i_null, reason_ind = soci::i_null;
+  sql << "SELECT pu.status, pn.id, pu.failure_reason FROM number_purchases pu "
+         "LEFT JOIN phone_numbers pn ON pn.purchase_id = pu.id WHERE pu.id = :id",
+      soci::use(purchase_id), soci::into(status), soci::into(number_id, number_ind),
+      soci::into(reason, reason_ind);
+  if (status == "COMPLETED") return completed(purchase_id, number_id);
+  return failed(purchase_id, "", reason_ind == soci::i_ok ? reason : "");
+}
+
+void refund(soci::session& sql, const Purchase& p, const std::string& reason) {
+  db::postLedgerEntry(sql, {p.account_id, p.total(), "number_purchase_refund", p.id,
+                            "Refund: phone number " + p.phone_number + " not provisioned"});
+  sql << "UPDATE number_purchases SET status = 'FAILED', failure_reason = :r, settled_at = now() "
+         "WHERE id = :id",
+      soci::use(reason), soci::use(p.id);
+}
+
+PurchaseOutcome fail(db::Database& db, const std::string& purchase_id, const std::string& reason,
+                     const std::string& carrier_code) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  auto p = lockPending(*sql, purchase_id);
+  if (!p) return recordedOutcome(*sql, purchase_id);
+  refund(*sql, *p, reason);
+  tx.commit();
+  return failed(purchase_id, carrier_code, reason);
+}
+
+PurchaseOutcome complete(db::Database& db, const std::string& purchase_id, TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  auto p = lockPending(*sql, purchase_id);
+  if (!p) return recordedOutcome(*sql, purchase_id);
+  int held_elsewhere = 0;
+  *sql << "SELECT count(*) FROM phone_numbers WHERE phone_number = :n AND status <> 'RELEASED'",
+      soci::use(p->phone_number), soci::into(held_elsewhere);
+  if (held_elsewhere) {
+    // Our records say another account holds it; never let two accounts share a number.
+    spdlog::error("carrier sold {} which another account holds; refunding purchase {}",
+                  p->phone_number, p->id);
+    refund(*sql, *p, "already held");
+    tx.commit();
+    return failed(purchase_id, "", "already held");
+  }
+  std::string id = newId("pn");
+  std::string area_code = areaCodeOf(p->phone_number);
+  auto region = areaCodes().regionOf(area_code);
+  soci::indicator region_ind = region ? soci::i_ok : soci::i_null;
+  std::string region_text = region.value_or("");
+  std::string provisioned_at = formatIso(now);
+  std::string next_due = formatIso(rentPeriodStart(now, 2));
+  std::string capabilities = kCapabilities;
+  *sql << "INSERT INTO phone_numbers (id, account_id, purchase_id, phone_number, area_code, "
+          "region, capabilities, number_type, status, monthly_cost_cents, provisioned_at, "
+          "next_rent_due_at) VALUES (:id, :a, :pu, :n, :ac, :r, :c::jsonb, :t, 'ACTIVE', :m, "
+          ":at::timestamptz, :due::timestamptz)",
+      soci::use(id), soci::use(p->account_id), soci::use(p->id), soci::use(p->phone_number),
+      soci::use(area_code), soci::use(region_text, region_ind), soci::use(capabilities),
+      soci::use(p->number_type), soci::use(p->monthly_cost_cents), soci::use(provisioned_at),
+      soci::use(next_due);
+  *sql << "UPDATE number_purchases SET status = 'COMPLETED', settled_at = now() WHERE id = :id",
+      soci::use(p->id);
+  tx.commit();
+  return completed(purchase_id, id);
+}
+
+// The carrier's answer decides; a lost answer is settled by asking whether it holds the number.
+PurchaseOutcome settle(db::Database& db, CarrierClient& carrier, const std::string& purchase_id,
+                       const std::string& number, const NumberOperation& order, TimePoint now) {
+  using Kind = NumberOperation::Kind;
+  if (order.kind == Kind::Done) return complete(db, purchase_id, now);
+  if (order.kind == Kind::Refused || order.kind == Kind::NotHeld) {
+    return fail(db, purchase_id, "carrier refused: " + order.error_detail, order.error_code);
+  }
+  switch (carrier.numberHolding(number)) {
+    case NumberHolding::Held:
+      return complete(db, purchase_id, now);
+    case NumberHolding::NotHeld:
+      return fail(db, purchase_id, "carrier did not complete the order: " + order.error_detail,
+                  order.error_code);
+    case NumberHolding::Unknown:
+      break;
+  }
+  spdlog::warn("purchase {} of {} left pending: carrier unreachable ({})", purchase_id, number,
+               order.error_detail);
+  PurchaseOutcome pending;
+  pending.purchase_id = purchase_id;
+  pending.detail = order.error_detail;
+  return pending;
+}
+
+}  // namespace
+
+PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
+                               const std::string& account_id, const E164& number, TimePoint now) {
+  Purchase purchase = charge(db, account_id, number);
+  NumberOperation order = carrier.orderNumber(purchase.phone_number);
+  PurchaseOutcome outcome = settle(db, carrier, purchase.id, purchase.phone_number, order, now);
+  outcome.charged_cents = purchase.total();
+  return outcome;
+}
+
+int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
+                         TimePoint now) {
+  std::vector<std::pair<std::string, std::string>> stale;  // purchase id, number
+  {
+    db::Session sql(db);
+    int seconds = static_cast<int>(stale_after.count());
+    soci::rowset<soci::row> rows =
+        (sql->prepare << "SELECT id, phone_number FROM number_purchases WHERE status = 'PENDING' "
+                         "AND created_at <= now() - make_interval(secs => :s) "
+                         "ORDER BY created_at LIMIT 100",
+         soci::use(seconds));
+    for (const auto& row : rows)
+      stale.emplace_back(row.get<std::string>(0), row.get<std::string>(1));
+  }
+  int settled = 0;
+  for (const auto& [purchase_id, number] : stale) {
+    NumberOperation unknown;  // ask the carrier rather than order again
+    unknown.error_detail = "purchase interrupted";
+    auto outcome = settle(db, carrier, purchase_id, number, unknown, now);
+    if (outcome.kind != PurchaseOutcome::Kind::Pending) {
+      spdlog::info("settled interrupted purchase {} of {}: {}", purchase_id, number,
+                   outcome.kind == PurchaseOutcome::Kind::Completed ? "completed" : "refunded");
+      ++settled;
+    }
+  }
+  return settled;
+}
+
+}  // namespace smsgw::numbers

@@ -1,0 +1,150 @@
+#include "workers/numbers/release.h"
+
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include <optional>
+#include <vector>
+
+#include "topics/event_writer.h"
+
+namespace smsgw::numbers {
+namespace {
+
+// Which numbers a release may start from.
+enum class From { AnyHeld, ExpiredSuspension };
+
+// Marks the number RELEASING; returns its E.164 when it may be released.
+std::optional<std::string> beginRelease(db::Database& db, const std::string& number_id,
+                                        const std::string& reason, From from, TimePoint as_of) {
+  db::Session sql(db);
+  std::string phone_number;
+  std::string as_of_text = formatIso(as_of);
+  int expired_only = from == From::ExpiredSuspension ? 1 : 0;
+  // A number already RELEASING keeps the status to return to and its first reason.
+  *sql << "UPDATE phone_numbers SET "
+          "status_before_release = CASE WHEN status = 'RELEASING' THEN status_before_release "
+          "ELSE status END, "
+          "release_reason = CASE WHEN status = 'RELEASING' THEN release_reason ELSE :reason END, "
+          "status = 'RELEASING', release_requested_at = now() "
+          "WHERE id = :id AND CASE WHEN :expired_only = 1 "
+          "THEN status = 'SUSPENDED' AND grace_ends_at <= :as_of::timestamptz "
+          "ELSE status IN ('ACTIVE', 'SUSPENDED', 'RELEASING') END "
+          "RETURNING phone_number",
+      soci::use(reason), soci::use(number_id), soci::use(expired_only), soci::use(as_of_text),
+      soci::into(phone_number);
+  if (!sql->got_data()) return std::nullopt;
+  return phone_number;
+}
+
+void markReleased(db::Database& db, const std::string& number_id, const std::string& reason,
+                  TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  std::string account_id, phone_number, stored_reason;
+  std::string released_at = formatIso(now);
+  // The carrier no longer holds it, so it is released whatever a concurrent refusal wrote.
+  *sql << "UPDATE phone_numbers SET status = 'RELEASED', released_at = :at::timestamptz, "
+          "release_reason = COALESCE(release_reason, :reason), status_before_release = NULL, "
+          "suspended_at = NULL, grace_ends_at = NULL "
+          "WHERE id = :id AND status <> 'RELEASED' "
+          "RETURNING account_id, phone_number, release_reason",
+      soci::use(released_at), soci::use(reason), soci::use(number_id), soci::into(account_id),
+      soci::into(phone_number), soci::into(stored_reason);
+  if (sql->got_data()) {
+    topics::raiseEvent(*sql, {account_id,
+                              "phone_number.released",
+                              true,
+                              {{"phone_number", phone_number},
+                               {"phone_number_id", number_id},
+                               {"reason", stored_reason}}});
+  }
+  tx.commit();
+}
+
+void restore(db::Database& db, const std::string& number_id) {
+  db::Session sql(db);
+  *sql << "UPDATE phone_numbers SET status = status_before_release, status_before_release = NULL, "
+          "release_reason = NULL, release_requested_at = NULL "
+          "WHERE id = :id AND status = 'RELEASING'",
+      soci::use(number_id);
+}
+
+ReleaseResult finishRelease(db::Database& db, CarrierClient& carrier, const std::string& number_id,
+                            const std::string& phone_number, const std::string& reason,
+                            TimePoint now) {
+  using Kind = NumberOperation::Kind;
+  NumberOperation release = carrier.releaseNumber(phone_number);
+  bool gone = release.kind == Kind::Done || release.kind == Kind::NotHeld;
+  bool still_held = release.kind == Kind::Refused;
+  if (release.kind == Kind::Failed) {
+    switch (carrier.numberHolding(phone_number)) {
+      case NumberHolding::NotHeld:
+        gone = true;
+        break;
+      case NumberHolding::Held:
+        still_held = true;
+        break;
+      case NumberHolding::Unknown:
+        break;
+    }
+  }
+  if (gone) {
+    markReleased(db, number_id, reason, now);
+    return {ReleaseResult::Kind::Released, "", ""};
+  }
+  if (still_held) {
+    restore(db, number_id);
+    return {ReleaseResult::Kind::CarrierRefused, release.error_code, release.error_detail};
+  }
+  spdlog::warn("release of {} left pending: carrier unreachable ({})", phone_number,
+               release.error_detail);
+  return {ReleaseResult::Kind::Pending, release.error_code, release.error_detail};
+}
+
+}  // namespace
+
+ReleaseResult releaseNumber(db::Database& db, CarrierClient& carrier, const std::string& number_id,
+                            const std::string& reason, TimePoint now) {
+  auto phone_number = beginRelease(db, number_id, reason, From::AnyHeld, now);
+  if (!phone_number) return {ReleaseResult::Kind::NotReleasable, "", ""};
+  return finishRelease(db, carrier, number_id, *phone_number, reason, now);
+}
+
+ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
+                                       const std::string& number_id, TimePoint as_of,
+                                       TimePoint now) {
+  auto phone_number =
+      beginRelease(db, number_id, kSuspendedGraceExpired, From::ExpiredSuspension, as_of);
+  if (!phone_number) return {ReleaseResult::Kind::NotReleasable, "", ""};
+  return finishRelease(db, carrier, number_id, *phone_number, kSuspendedGraceExpired, now);
+}
+
+int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
+                       TimePoint now) {
+  struct Stale {
+    std::string id, phone_number, reason;
+  };
+  std::vector<Stale> stale;
+  {
+    db::Session sql(db);
+    int seconds = static_cast<int>(stale_after.count());
+    soci::rowset<soci::row> rows =
+        (sql->prepare << "SELECT id, phone_number, release_reason FROM phone_numbers "
+                         "WHERE status = 'RELEASING' "
+                         "AND release_requested_at <= now() - make_interval(secs => :s) "
+                         "ORDER BY release_requested_at LIMIT 100",
+         soci::use(seconds));
+    for (const auto& row : rows) {
+      stale.push_back({row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
+    }
+  }
+  int finished = 0;
+  for (const auto& number : stale) {
+    auto result = finishRelease(db, carrier, number.id, number.phone_number, number.reason, now);
+    if (result.kind != ReleaseResult::Kind::Pending) ++finished;
+  }
+  return finished;
+}
+
+}  // namespace smsgw::numbers

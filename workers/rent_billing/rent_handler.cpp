@@ -1,0 +1,27 @@
+#include "workers/rent_billing/rent_handler.h"
+
+#include <soci/soci.h>
+
+#include "topics/records.h"
+#include "workers/numbers/release.h"
+
+namespace smsgw::workers {
+
+void RentHandler::operator()(const topics::Record& record) {
+  auto work = topics::BillingRent::parse(record.payload);
+  auto as_of = parseIso(work.as_of);
+  if (!as_of) throw topics::PermanentError("unreadable as_of " + work.as_of);
+  if (work.action == "collect") {
+    db::Session sql(context_.db);
+    soci::transaction tx(*sql);
+    numbers::collectRent(*sql, work.phone_number_id, work.period, *as_of, settings_);
+    tx.commit();
+  } else {
+    // A carrier that cannot be reached leaves the number RELEASING; the billing pass retries.
+    numbers::releaseExpiredSuspension(context_.db, carrier_, work.phone_number_id, *as_of,
+                                      context_.clock.now());
+  }
+  context_.relay.notify();
+}
+
+}  // namespace smsgw::workers
