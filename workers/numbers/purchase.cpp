@@ -137,22 +137,25 @@ void refund(soci::session& sql, const Purchase& p, const std::string& reason) {
       soci::use(reason), soci::use(p.id);
 }
 
-PurchaseOutcome fail(db::Database& db, const std::string& purchase_id, const std::string& reason,
-                     const std::string& carrier_code) {
+// Each settle step returns nothing when another settler already moved the purchase on.
+using Settled = std::optional<PurchaseOutcome>;
+
+Settled fail(db::Database& db, const std::string& purchase_id, const std::string& reason,
+             const std::string& carrier_code) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   auto p = lockPending(*sql, purchase_id);
-  if (!p) return recordedOutcome(*sql, purchase_id);
+  if (!p) return std::nullopt;
   refund(*sql, *p, reason);
   tx.commit();
   return failed(purchase_id, carrier_code, reason);
 }
 
-PurchaseOutcome complete(db::Database& db, const std::string& purchase_id, TimePoint now) {
+Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   auto p = lockPending(*sql, purchase_id);
-  if (!p) return recordedOutcome(*sql, purchase_id);
+  if (!p) return std::nullopt;
   int held_elsewhere = 0;
   *sql << "SELECT count(*) FROM phone_numbers WHERE phone_number = :n AND status <> 'RELEASED'",
       soci::use(p->phone_number), soci::into(held_elsewhere);
@@ -187,8 +190,8 @@ PurchaseOutcome complete(db::Database& db, const std::string& purchase_id, TimeP
 }
 
 // The carrier's answer decides; a lost answer is settled by asking whether it holds the number.
-PurchaseOutcome settle(db::Database& db, CarrierClient& carrier, const std::string& purchase_id,
-                       const std::string& number, const NumberOperation& order, TimePoint now) {
+Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purchase_id,
+               const std::string& number, const NumberOperation& order, TimePoint now) {
   using Kind = NumberOperation::Kind;
   if (order.kind == Kind::Done) return complete(db, purchase_id, now);
   if (order.kind == Kind::Refused || order.kind == Kind::NotHeld) {
@@ -217,9 +220,13 @@ PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
                                const std::string& account_id, const E164& number, TimePoint now) {
   Purchase purchase = charge(db, account_id, number);
   NumberOperation order = carrier.orderNumber(purchase.phone_number);
-  PurchaseOutcome outcome = settle(db, carrier, purchase.id, purchase.phone_number, order, now);
-  outcome.charged_cents = purchase.total();
-  return outcome;
+  Settled settled = settle(db, carrier, purchase.id, purchase.phone_number, order, now);
+  if (!settled) {  // the billing pass settled it meanwhile (a very slow carrier)
+    db::Session sql(db);
+    settled = recordedOutcome(*sql, purchase.id);
+  }
+  settled->charged_cents = purchase.total();
+  return *settled;
 }
 
 int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
@@ -241,9 +248,9 @@ int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::
     NumberOperation unknown;  // ask the carrier rather than order again
     unknown.error_detail = "purchase interrupted";
     auto outcome = settle(db, carrier, purchase_id, number, unknown, now);
-    if (outcome.kind != PurchaseOutcome::Kind::Pending) {
+    if (outcome && outcome->kind != PurchaseOutcome::Kind::Pending) {
       spdlog::info("settled interrupted purchase {} of {}: {}", purchase_id, number,
-                   outcome.kind == PurchaseOutcome::Kind::Completed ? "completed" : "refunded");
+                   outcome->kind == PurchaseOutcome::Kind::Completed ? "completed" : "refunded");
       ++settled;
     }
   }

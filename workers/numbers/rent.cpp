@@ -125,7 +125,7 @@ int reactivateSuspended(soci::session& sql, const std::string& account_id, TimeP
       (sql.prepare << std::string(kRentedColumns) +
                           "WHERE account_id = :a AND status = 'SUSPENDED' "
                           "AND grace_ends_at > :now::timestamptz "
-                          "ORDER BY suspended_at, id FOR UPDATE",
+                          "ORDER BY suspended_at, provisioned_at, id FOR UPDATE",
        soci::use(account_id), soci::use(now_text));
   for (const auto& row : rows) suspended.push_back(fromRow(row));
   int reactivated = 0;

@@ -28,7 +28,8 @@ enum class RentOutcome {
 RentOutcome collectRent(soci::session& sql, const std::string& number_id, int period,
                         TimePoint as_of, const RentSettings& settings);
 
-// Collects what the account's SUSPENDED numbers owe, oldest suspension first, while the
+// Collects what the account's SUSPENDED numbers owe, oldest suspension (then oldest number)
+// first, while the
 // balance covers it and their grace period has not ended at `now`; each paid number is
 // ACTIVE again. For top-ups and staff credits. Returns how many were reactivated.
 int reactivateSuspended(soci::session& sql, const std::string& account_id, TimePoint now);

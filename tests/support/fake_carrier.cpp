@@ -1,0 +1,60 @@
+#include "tests/support/fake_carrier.h"
+
+#include <gtest/gtest.h>
+
+namespace smsgw::testing {
+
+NumberOperation operation(NumberOperation::Kind kind, std::string code) {
+  NumberOperation op;
+  op.kind = kind;
+  op.error_detail = code.empty() ? "" : "scripted";
+  op.error_code = std::move(code);
+  return op;
+}
+
+bool FakeCarrier::holds(const std::string& number) const {
+  std::lock_guard lock(mutex_);
+  return held_.count(number) > 0;
+}
+
+void FakeCarrier::sell(const std::string& number) {
+  std::lock_guard lock(mutex_);
+  held_.insert(number);
+}
+
+CarrierSendResult FakeCarrier::sendMessage(const std::string&, const std::string&,
+                                           const std::string&) {
+  ADD_FAILURE() << "no text is sent in these tests";
+  return {};
+}
+
+LookupResult FakeCarrier::lookupNumber(const std::string&) {
+  return {true, LineType::Mobile};
+}
+
+NumberSearchResult FakeCarrier::searchNumbers(const std::string&, int) {
+  return {true, {}, ""};
+}
+
+NumberOperation FakeCarrier::orderNumber(const std::string& number) {
+  ++orders;
+  if (on_order) return on_order(number);
+  std::lock_guard lock(mutex_);
+  if (!held_.insert(number).second) return operation(NumberOperation::Kind::Refused, "85001");
+  return operation(NumberOperation::Kind::Done);
+}
+
+NumberOperation FakeCarrier::releaseNumber(const std::string& number) {
+  ++releases;
+  if (on_release) return on_release(number);
+  std::lock_guard lock(mutex_);
+  return operation(held_.erase(number) ? NumberOperation::Kind::Done
+                                       : NumberOperation::Kind::NotHeld);
+}
+
+NumberHolding FakeCarrier::numberHolding(const std::string& number) {
+  if (on_holding) return on_holding(number);
+  return holds(number) ? NumberHolding::Held : NumberHolding::NotHeld;
+}
+
+}  // namespace smsgw::testing

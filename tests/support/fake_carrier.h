@@ -1,0 +1,47 @@
+#pragma once
+// A carrier for integration tests: sells each number once, releases what it sold, and lets a
+// test script any answer (refusals, lost answers, a call that never returns, a crash) per call.
+// Stands in for the external carrier only; our own database and broker stay real.
+// Thread-safe.
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "domain/carrier_client.h"
+
+namespace smsgw::testing {
+
+class FakeCarrier final : public CarrierClient {
+ public:
+  using Script = std::function<NumberOperation(const std::string& number)>;
+
+  // Unset scripts fall back to the honest behaviour above.
+  Script on_order;
+  Script on_release;
+  std::function<NumberHolding(const std::string& number)> on_holding;
+
+  std::atomic<int> orders{0};
+  std::atomic<int> releases{0};
+
+  bool holds(const std::string& number) const;
+  void sell(const std::string& number);  // as if an order had gone through
+
+  CarrierSendResult sendMessage(const std::string&, const std::string&,
+                                const std::string&) override;
+  LookupResult lookupNumber(const std::string&) override;
+  NumberSearchResult searchNumbers(const std::string& area_code, int limit) override;
+  NumberOperation orderNumber(const std::string& number) override;
+  NumberOperation releaseNumber(const std::string& number) override;
+  NumberHolding numberHolding(const std::string& number) override;
+
+ private:
+  mutable std::mutex mutex_;
+  std::set<std::string> held_;
+};
+
+NumberOperation operation(NumberOperation::Kind kind, std::string code = "");
+
+}  // namespace smsgw::testing
