@@ -48,13 +48,17 @@ HttpHeaders HttpCarrierClient::authorization() const {
   return {{"Authorization", "Bearer " + config_.api_key}};
 }
 
+HttpHeaders HttpCarrierClient::jsonHeaders() const {
+  HttpHeaders headers = authorization();
+  headers.emplace_back("Content-Type", "application/json");
+  return headers;
+}
+
 CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const std::string& to,
                                                  const std::string& text) {
   nlohmann::json request = {{"from", from}, {"to", to}, {"text", text}};
-  HttpResponse response = httpRequest(
-      "POST", config_.base_url + "/v2/messages",
-      {{"Authorization", "Bearer " + config_.api_key}, {"Content-Type", "application/json"}},
-      request.dump(), config_.timeout);
+  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/messages", jsonHeaders(),
+                                      request.dump(), config_.timeout);
   CarrierSendResult result;
   if (response.status == 0) {
     result.kind = response.timed_out ? CarrierSendResult::Kind::Timeout
@@ -87,9 +91,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
 }
 
 LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
-  HttpResponse response =
-      httpRequest("GET", config_.base_url + "/v2/number_lookup/" + number,
-                  {{"Authorization", "Bearer " + config_.api_key}}, "", config_.timeout);
+  HttpResponse response = httpRequest("GET", config_.base_url + "/v2/number_lookup/" + number,
+                                      authorization(), "", config_.timeout);
   LookupResult result;
   if (response.status != 200) return result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
@@ -102,10 +105,6 @@ LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
                                           : LineType::Unknown;
   return result;
 }
-
-}  // namespace smsgw
-
-namespace smsgw {
 
 NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code, int limit) {
   HttpResponse response =
@@ -142,9 +141,7 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
 
 NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
   nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})}};
-  HttpHeaders headers = authorization();
-  headers.emplace_back("Content-Type", "application/json");
-  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/number_orders", headers,
+  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/number_orders", jsonHeaders(),
                                       request.dump(), config_.timeout);
   NumberOperation result = operationFrom(response);
   // An order answers 2xx with the order's status: only "success" means the number is ours.

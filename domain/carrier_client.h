@@ -91,6 +91,7 @@ class HttpCarrierClient final : public CarrierClient {
 
  private:
   HttpHeaders authorization() const;
+  HttpHeaders jsonHeaders() const;
 
   CarrierClientConfig config_;
 };
