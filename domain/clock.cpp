@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <cassert>
+
 namespace smsgw {
 
 std::string formatIso(TimePoint t) {
@@ -55,8 +57,26 @@ std::optional<TimePoint> parseIso(std::string_view text) {
     result += duration_cast<system_clock::duration>(microseconds(fraction * 1'000'000 / scale));
   }
   std::string_view zone = text.substr(pos);
-  if (zone != "Z" && zone != "+00:00") return std::nullopt;
-  return result;
+  if (zone == "Z") return result;
+  auto offset_hours = digits(pos + 1, 2), offset_minutes = digits(pos + 4, 2);
+  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' || !offset_hours ||
+      !offset_minutes || *offset_hours > 23 || *offset_minutes > 59) {
+    return std::nullopt;
+  }
+  auto offset = hours(*offset_hours) + minutes(*offset_minutes);
+  return zone[0] == '+' ? result - offset : result + offset;  // local time minus its offset is UTC
+}
+
+TimePoint addMonthsClamped(TimePoint t, int months) {
+  using namespace std::chrono;
+  assert(months >= 0);
+  auto day_start = floor<days>(t);
+  auto time_of_day = t - day_start;
+  year_month_day date{day_start};
+  year_month target_month = date.year() / date.month() + std::chrono::months(months);
+  auto last_day = (target_month / last).day();
+  year_month_day target = target_month / (date.day() > last_day ? last_day : date.day());
+  return sys_days{target} + time_of_day;
 }
 
 long long unixSeconds(TimePoint t) {

@@ -24,9 +24,13 @@ class SystemClock final : public Clock {
 
 // ISO 8601 UTC with milliseconds, e.g. 2026-11-22T10:00:00.123Z.
 std::string formatIso(TimePoint t);
-// Reads an ISO 8601 UTC date-time ("2027-01-15T00:00:00Z", fractional seconds allowed, or
-// "+00:00") or a date ("2027-01-15", midnight UTC). Nothing for anything else.
+// Reads an ISO 8601 date-time with its offset ("2027-01-15T00:00:00Z", "…T09:30:00-05:00",
+// fractional seconds allowed) or a date ("2027-01-15", midnight UTC). Nothing for anything else.
 std::optional<TimePoint> parseIso(std::string_view text);
 long long unixSeconds(TimePoint t);
+
+// `t` plus `months` calendar months (months >= 0) in UTC, time of day kept; a day past the end
+// of the target month is clamped to it (Jan 31 + 1 month = Feb 28 or 29).
+TimePoint addMonthsClamped(TimePoint t, int months);
 
 }  // namespace smsgw

@@ -8,9 +8,6 @@
 
 namespace smsgw {
 
-// `anchor` plus `months` calendar months (months >= 0), time of day kept.
-TimePoint addMonthsClamped(TimePoint anchor, int months);
-
 // When rent period `period` (>= 1) of a number provisioned at `anchor` starts and is due.
 inline TimePoint rentPeriodStart(TimePoint anchor, int period) {
   return addMonthsClamped(anchor, period - 1);

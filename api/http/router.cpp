@@ -1,5 +1,7 @@
 #include "api/http/router.h"
 
+#include <cctype>
+
 namespace smsgw::api {
 namespace {
 
@@ -21,6 +23,20 @@ bool isParam(const std::string& segment) {
 }
 
 }  // namespace
+
+std::string percentDecode(const std::string& in) {
+  std::string out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '%' && i + 2 < in.size() && std::isxdigit(static_cast<unsigned char>(in[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(in.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(in[i]);
+    }
+  }
+  return out;
+}
 
 std::optional<std::string> ApiRequest::header(const std::string& lower_name) const {
   auto it = headers.find(lower_name);
@@ -48,7 +64,8 @@ Router::Match Router::match(const std::string& method, const std::string& path) 
     for (size_t i = 0; i < segments.size() && ok; ++i) {
       if (isParam(route.segments[i])) {
         if (segments[i].empty()) ok = false;
-        params[route.segments[i].substr(1, route.segments[i].size() - 2)] = segments[i];
+        params[route.segments[i].substr(1, route.segments[i].size() - 2)] =
+            percentDecode(segments[i]);
       } else if (route.segments[i] == segments[i]) {
         literals++;
       } else {

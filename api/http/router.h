@@ -43,6 +43,9 @@ class Router {
   std::vector<Route> routes_;
 };
 
+// Decodes %XX escapes (path parameters and query strings); '+' stays a plus.
+std::string percentDecode(const std::string& in);
+
 // Convenience for route tables: options with a permission string such as "messages:w".
 RouteOptions needs(const char* permission);
 

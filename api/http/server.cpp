@@ -38,20 +38,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string percentDecode(const std::string& in) {
-  std::string out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() && std::isxdigit(static_cast<unsigned char>(in[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(in.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(in[i]);
-    }
-  }
-  return out;
-}
-
 // Pistache keeps registered headers (Authorization, Content-Type, …) typed and the rest raw;
 // the routes see one flat map of lower-cased names.
 std::map<std::string, std::string> collectHeaders(const Http::Request& request) {

@@ -15,12 +15,9 @@
 namespace smsgw::api {
 namespace {
 
-const std::regex kEmailPattern(R"([^@\s]+@[^@\s]+\.[^@\s]+)");
-
 std::string requireEmail(const nlohmann::json& body) {
   std::string email = requireString(body, "email", 254);
-  if (!std::regex_match(email, kEmailPattern))
-    throw validationError("email", "must be an email address");
+  if (!isEmailAddress(email)) throw validationError("email", "must be an email address");
   return email;
 }
 

@@ -182,8 +182,7 @@ std::string queryFilter(const ApiRequest& req, const char* name) {
 }
 
 ApiResponse listMessages(App& app, ApiRequest& req) {
-  int page = queryInteger(req, "page", 1, 1, 1'000'000);
-  int limit = queryInteger(req, "limit", 20, 1, 100);
+  auto [page, limit] = queryPage(req);
   std::string status = queryFilter(req, "status"), direction = queryFilter(req, "direction");
   std::string to = queryFilter(req, "to"), from = queryFilter(req, "from");
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -18,6 +18,8 @@ void addCarrierCallbackRoutes(Router& router, App& app);
 void addNumberSearchRoutes(Router& router, App& app);
 void addPhoneNumberRoutes(Router& router, App& app);
 void addAllowanceRequestRoutes(Router& router, App& app);
+void addConsentRoutes(Router& router, App& app);
+void addOptOutRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -33,6 +35,8 @@ inline Router buildRouter(App& app) {
   addNumberSearchRoutes(router, app);
   addPhoneNumberRoutes(router, app);
   addAllowanceRequestRoutes(router, app);
+  addConsentRoutes(router, app);
+  addOptOutRoutes(router, app);
   return router;
 }
 

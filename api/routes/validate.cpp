@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 #include "domain/errors.h"
 
 namespace smsgw::api {
@@ -52,6 +54,16 @@ E164 requirePhone(const std::string& value, const char* field) {
             {{{"field", field}, {"message", "must be an E.164 number such as +14165550123"}}}));
   }
   return *parsed;
+}
+
+bool isEmailAddress(const std::string& value) {
+  static const std::regex kEmailPattern(R"([^@\s]+@[^@\s]+\.[^@\s]+)");
+  return value.size() <= 254 && std::regex_match(value, kEmailPattern);
+}
+
+Page queryPage(const ApiRequest& req, int default_limit, int max_limit) {
+  return {queryInteger(req, "page", 1, 1, 1'000'000),
+          queryInteger(req, "limit", default_limit, 1, max_limit)};
 }
 
 int queryInteger(const ApiRequest& req, const char* name, int fallback, int min, int max) {

@@ -20,6 +20,15 @@ long long requireInteger(const nlohmann::json& body, const char* field, long lon
 std::optional<bool> optionalBool(const nlohmann::json& body, const char* field);
 // E.164 or 422 INVALID_PHONE_NUMBER naming the field.
 E164 requirePhone(const std::string& value, const char* field);
+// A plausible email address (something@domain.tld); deliverability is not checked.
+bool isEmailAddress(const std::string& value);
+// Page and limit of the page/limit families (consents, opt-outs, messages); 422 when out of range.
+struct Page {
+  int page;
+  int limit;
+  int offset() const { return (page - 1) * limit; }
+};
+Page queryPage(const ApiRequest& req, int default_limit = 20, int max_limit = 100);
 // A query integer within bounds, else 422 naming it.
 int queryInteger(const ApiRequest& req, const char* name, int fallback, int min, int max);
 

@@ -54,20 +54,23 @@ TEST(RentPeriod, PeriodsCrossTheYearEnd) {
   EXPECT_EQ(periodStart("2026-12-15T00:00:00.000Z", 25), "2028-12-15T00:00:00.000Z");
 }
 
-TEST(ParseIso, ReadsDateTimesAndDates) {
+TEST(ParseIso, ReadsDateTimesWithTheirOffsetsAndDates) {
   EXPECT_EQ(formatIso(at("2027-01-15T00:00:00Z")), "2027-01-15T00:00:00.000Z");
   EXPECT_EQ(formatIso(at("2027-01-15T10:20:30.5Z")), "2027-01-15T10:20:30.500Z");
   EXPECT_EQ(formatIso(at("2027-01-15T10:20:30.123456Z")), "2027-01-15T10:20:30.123Z");
   EXPECT_EQ(formatIso(at("2027-01-15T10:20:30+00:00")), "2027-01-15T10:20:30.000Z");
+  EXPECT_EQ(formatIso(at("2027-01-15T21:30:00-05:00")), "2027-01-16T02:30:00.000Z");
+  EXPECT_EQ(formatIso(at("2027-01-15T01:00:00+02:30")), "2027-01-14T22:30:00.000Z");
   EXPECT_EQ(formatIso(at("2027-01-15")), "2027-01-15T00:00:00.000Z");
   EXPECT_EQ(formatIso(at(formatIso(at("2028-02-29T23:59:59.999Z")).c_str())),
             "2028-02-29T23:59:59.999Z");
 }
 
-TEST(ParseIso, RefusesWhatIsNotAnIsoUtcTime) {
+TEST(ParseIso, RefusesWhatIsNotAnIsoTime) {
   for (const char* bad :
        {"", "2027-1-15", "2027-02-30", "2027-13-01", "2027-01-15T25:00:00Z", "2027-01-15T10:00:00",
-        "2027-01-15T10:00:00-05:00", "tomorrow", "2027-01-15T10:00:00.Z", "2027-01-15T10:00Z"}) {
+        "2027-01-15T10:00:00-5:00", "2027-01-15T10:00:00+24:00", "2027-01-15T10:00:00 05:00",
+        "tomorrow", "2027-01-15T10:00:00.Z", "2027-01-15T10:00Z"}) {
     EXPECT_FALSE(parseIso(bad)) << bad;
   }
 }

@@ -1,0 +1,116 @@
+// CASL consents: list, record, check (the one consent check also decides sends) and revoke.
+// Email consents are not offered yet (501 EMAIL_COMING_SOON). Records made with a TEST key are
+// TEST records and only ever count for TEST sends.
+#include <soci/soci.h>
+
+#include "api/routes/consent_fields.h"
+#include "api/routes/json_rows.h"
+#include "api/routes/routes.h"
+#include "api/routes/validate.h"
+#include "domain/errors.h"
+#include "workers/compliance/consent_check.h"
+
+namespace smsgw::api {
+namespace {
+
+std::string queryValue(const ApiRequest& req, const char* name) {
+  auto it = req.query.find(name);
+  return it == req.query.end() ? "" : it->second;
+}
+
+// The phone_number of a query, or the email answer when the caller asked about an address.
+std::string queryPhoneOrRefuseEmail(const ApiRequest& req, bool required) {
+  std::string phone = queryValue(req, "phone_number"), email = queryValue(req, "email_address");
+  if (required && phone.empty() == email.empty()) {
+    throw validationError("phone_number", "give exactly one of phone_number and email_address");
+  }
+  if (!email.empty()) refuseEmailChannel(email, "email_address");
+  if (phone.empty()) return "";
+  return requirePhone(phone, "phone_number").str();
+}
+
+ApiResponse list(App& app, ApiRequest& req) {
+  std::string phone = queryPhoneOrRefuseEmail(req, false);
+  std::string status = queryValue(req, "status");
+  for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!status.empty() && status != "ACTIVE" && status != "EXPIRED" && status != "REVOKED") {
+    throw validationError("status", "must be ACTIVE, EXPIRED or REVOKED");
+  }
+  Page page = queryPage(req);
+  int offset = page.offset();
+  std::string mode(toString(req.who().mode));
+  db::Session sql(app.db);
+  nlohmann::json data = nlohmann::json::array();
+  soci::rowset<std::string> rows =
+      (sql->prepare << "SELECT api_consent(c)::text FROM consents c WHERE c.account_id = :a "
+                       "AND c.mode = :m AND (:p = '' OR c.phone_number = :p2) "
+                       "AND (:s = '' OR c.status = :s2) "
+                       "ORDER BY c.created_at DESC, c.id DESC LIMIT :l OFFSET :o",
+       soci::use(req.who().account_id), soci::use(mode), soci::use(phone), soci::use(phone),
+       soci::use(status), soci::use(status), soci::use(page.limit), soci::use(offset));
+  for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
+  return ApiResponse::json(200, {{"data", data}});
+}
+
+ApiResponse create(App& app, ApiRequest& req) {
+  auto draft = readConsentFields(requireObjectBody(req), app.clock.now());
+  std::string mode(toString(req.who().mode));
+  db::Session sql(app.db);
+  compliance::recordConsent(*sql, req.who().account_id, mode, draft);
+  return ApiResponse::json(
+      201, {{"status", "ACTIVE"},
+            {"phone_number", draft.phone_number},
+            {"email_address", nullptr},
+            {"consent_type", draft.consent_type},
+            {"expires_at", draft.expires_at ? nlohmann::json(formatIso(*draft.expires_at))
+                                            : nlohmann::json(nullptr)}});
+}
+
+ApiResponse check(App& app, ApiRequest& req) {
+  std::string phone = queryPhoneOrRefuseEmail(req, true);
+  std::optional<std::string> from;
+  if (std::string from_text = queryValue(req, "from_number"); !from_text.empty()) {
+    from = requirePhone(from_text, "from_number").str();
+  }
+  db::Session sql(app.db);
+  soci::transaction tx(*sql);  // the check may mark a consent EXPIRED
+  auto decision =
+      compliance::checkConsent(*sql, req.who().account_id, std::string(toString(req.who().mode)),
+                               phone, from, app.clock.now());
+  tx.commit();
+  nlohmann::json body = {{"phone_number", phone}, {"allowed", decision.allowed}};
+  if (decision.allowed) {
+    body["consentType"] = decision.consent_type;
+  } else {
+    body["reason"] = decision.reason;
+  }
+  return ApiResponse::json(200, body);
+}
+
+ApiResponse revokePhone(App& app, ApiRequest& req) {
+  std::string phone = requirePhone(req.params.at("phone"), "phone").str();
+  db::Session sql(app.db);
+  int revoked =
+      compliance::revokeConsents(*sql, req.who().account_id, std::string(toString(req.who().mode)),
+                                 phone, "revoked_through_api");
+  if (!revoked) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "no_active_consent"}});
+  return ApiResponse::noContent();
+}
+
+}  // namespace
+
+void addConsentRoutes(Router& router, App& app) {
+  router.add("GET", "/v1/compliance/consents", needs("compliance:r"),
+             [&app](ApiRequest& r) { return list(app, r); });
+  router.add("POST", "/v1/compliance/consents", needs("compliance:w"),
+             [&app](ApiRequest& r) { return create(app, r); });
+  router.add("GET", "/v1/compliance/consents/check", needs("compliance:r"),
+             [&app](ApiRequest& r) { return check(app, r); });
+  router.add("DELETE", "/v1/compliance/consents/{phone}", needs("compliance:md"),
+             [&app](ApiRequest& r) { return revokePhone(app, r); });
+  router.add(
+      "DELETE", "/v1/compliance/consents/email/{address}", needs("compliance:md"),
+      [](ApiRequest& r) -> ApiResponse { refuseEmailChannel(r.params.at("address"), "address"); });
+}
+
+}  // namespace smsgw::api

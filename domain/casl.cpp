@@ -1,0 +1,102 @@
+#include "domain/casl.h"
+
+#include <array>
+#include <cctype>
+
+namespace smsgw {
+namespace {
+
+// Uppercases ASCII and the Latin-1 letters French uses (é → É), leaving other bytes as they are.
+std::string upper(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0xC3 && i + 1 < text.size()) {  // U+00C0..U+00FF
+      auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0xA0 && next <= 0xBE && next != 0xB7) next -= 0x20;  // à..þ, not ÷
+      out.push_back(static_cast<char>(c));
+      out.push_back(static_cast<char>(next));
+      ++i;
+    } else {
+      out.push_back(static_cast<char>(std::toupper(c)));
+    }
+  }
+  return out;
+}
+
+// The letters of an uppercased word with French accents folded (ARRÊT → ARRET) and every
+// other character (punctuation, emoji) dropped.
+std::string foldWord(std::string_view word) {
+  std::string out;
+  for (size_t i = 0; i < word.size(); ++i) {
+    auto c = static_cast<unsigned char>(word[i]);
+    if (std::isalnum(c)) {
+      out.push_back(static_cast<char>(c));
+    } else if (c == 0xC3 && i + 1 < word.size()) {
+      auto next = static_cast<unsigned char>(word[++i]);
+      if (next >= 0x80 && next <= 0x85)
+        out.push_back('A');  // À Á Â Ã Ä Å
+      else if (next == 0x87)
+        out.push_back('C');  // Ç
+      else if (next >= 0x88 && next <= 0x8B)
+        out.push_back('E');  // È É Ê Ë
+      else if (next >= 0x8C && next <= 0x8F)
+        out.push_back('I');  // Ì Í Î Ï
+      else if (next >= 0x92 && next <= 0x96)
+        out.push_back('O');  // Ò Ó Ô Õ Ö
+      else if (next >= 0x99 && next <= 0x9C)
+        out.push_back('U');  // Ù Ú Û Ü
+    }
+  }
+  return out;
+}
+
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+struct KeywordWord {
+  std::string_view word;
+  Keyword keyword;
+  bool french;
+};
+
+constexpr std::array kKeywords = {
+    KeywordWord{"STOP", Keyword::Stop, false},        KeywordWord{"STOPALL", Keyword::Stop, false},
+    KeywordWord{"UNSUBSCRIBE", Keyword::Stop, false}, KeywordWord{"CANCEL", Keyword::Stop, false},
+    KeywordWord{"END", Keyword::Stop, false},         KeywordWord{"QUIT", Keyword::Stop, false},
+    KeywordWord{"ARRET", Keyword::Stop, true},        KeywordWord{"START", Keyword::Start, false},
+    KeywordWord{"UNSTOP", Keyword::Start, false},     KeywordWord{"HELP", Keyword::Help, false},
+    KeywordWord{"INFO", Keyword::Help, false},        KeywordWord{"AIDE", Keyword::Help, true},
+    KeywordWord{"YES", Keyword::Yes, false},          KeywordWord{"OUI", Keyword::Yes, true},
+};
+
+}  // namespace
+
+KeywordReply readKeyword(std::string_view text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && isSpace(text[begin])) ++begin;
+  while (end > begin && isSpace(text[end - 1])) --end;
+  KeywordReply reply;
+  reply.whole_reply = upper(text.substr(begin, end - begin));
+  size_t word_end = begin;
+  while (word_end < end && !isSpace(text[word_end])) ++word_end;
+  std::string word = foldWord(upper(text.substr(begin, word_end - begin)));
+  for (const auto& candidate : kKeywords) {
+    if (word == candidate.word) {
+      reply.keyword = candidate.keyword;
+      reply.french = candidate.french;
+      break;
+    }
+  }
+  return reply;
+}
+
+TimePoint impliedConsentExpiry(std::optional<TimePoint> expires_at,
+                               std::optional<TimePoint> last_transaction, TimePoint granted_at) {
+  if (expires_at) return *expires_at;
+  return addMonthsClamped(last_transaction.value_or(granted_at), kImpliedConsentMonths);
+}
+
+}  // namespace smsgw

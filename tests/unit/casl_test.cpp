@@ -1,0 +1,92 @@
+// Reading subscribers' replies (STOP, START, HELP, YES, in English and French) and when
+// implied consent lapses.
+#include "domain/casl.h"
+
+#include <gtest/gtest.h>
+
+using namespace smsgw;
+
+namespace {
+
+Keyword keywordOf(const char* text) {
+  return readKeyword(text).keyword;
+}
+
+TimePoint at(const char* iso) {
+  return *parseIso(iso);
+}
+
+}  // namespace
+
+TEST(Keywords, EveryStopWordOptsOut) {
+  for (const char* text : {"STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "ARRET"}) {
+    EXPECT_EQ(keywordOf(text), Keyword::Stop) << text;
+  }
+}
+
+TEST(Keywords, CaseSpacesAndPunctuationDoNotMatter) {
+  for (const char* text : {"stop", "Stop", "  stop  ", "\n\tSTOP", "stop!", "STOP.", "¡Stop!",
+                           "stop 🙏", "Stop please", "STOP\r\n"}) {
+    EXPECT_EQ(keywordOf(text), Keyword::Stop) << text;
+  }
+}
+
+TEST(Keywords, OnlyTheFirstWordDecides) {
+  EXPECT_EQ(keywordOf("please stop"), Keyword::None);
+  EXPECT_EQ(keywordOf("Don't stop"), Keyword::None);
+  EXPECT_EQ(keywordOf("stopping by later"), Keyword::None);
+  EXPECT_EQ(keywordOf("ST OP"), Keyword::None);
+  EXPECT_EQ(keywordOf(""), Keyword::None);
+  EXPECT_EQ(keywordOf("   "), Keyword::None);
+}
+
+TEST(Keywords, FrenchWordsAreReadWithOrWithoutAccentsAndAnsweredInFrench) {
+  for (const char* text : {"ARRET", "arrêt", "Arrêt!", "ARRÊT merci"}) {
+    KeywordReply reply = readKeyword(text);
+    EXPECT_EQ(reply.keyword, Keyword::Stop) << text;
+    EXPECT_TRUE(reply.french) << text;
+  }
+  EXPECT_EQ(readKeyword("aide").keyword, Keyword::Help);
+  EXPECT_TRUE(readKeyword("aide").french);
+  EXPECT_FALSE(readKeyword("help").french);
+  EXPECT_FALSE(readKeyword("stop").french);
+  EXPECT_EQ(readKeyword("Oui").keyword, Keyword::Yes);
+}
+
+TEST(Keywords, StartHelpAndYes) {
+  EXPECT_EQ(keywordOf("start"), Keyword::Start);
+  EXPECT_EQ(keywordOf("UNSTOP"), Keyword::Start);
+  EXPECT_EQ(keywordOf("help"), Keyword::Help);
+  EXPECT_EQ(keywordOf("Info?"), Keyword::Help);
+  EXPECT_EQ(keywordOf("yes"), Keyword::Yes);
+  EXPECT_EQ(keywordOf("Yes!!"), Keyword::Yes);
+  EXPECT_EQ(keywordOf("yesterday"), Keyword::None);
+}
+
+TEST(Keywords, TheWholeReplyIsTrimmedAndUppercased) {
+  EXPECT_EQ(readKeyword("  stop please \n").whole_reply, "STOP PLEASE");
+  EXPECT_EQ(readKeyword("arrêt s'il vous plaît").whole_reply, "ARRÊT S'IL VOUS PLAÎT");
+  EXPECT_EQ(readKeyword("Stop").whole_reply, "STOP");
+}
+
+TEST(ImpliedConsent, LastsTwoYearsFromTheLastTransaction) {
+  EXPECT_EQ(formatIso(impliedConsentExpiry(std::nullopt, at("2025-03-10"), at("2026-11-22"))),
+            "2027-03-10T00:00:00.000Z");
+}
+
+TEST(ImpliedConsent, WithoutATransactionItLastsTwoYearsFromTheGrant) {
+  EXPECT_EQ(
+      formatIso(impliedConsentExpiry(std::nullopt, std::nullopt, at("2026-11-22T15:04:05.123Z"))),
+      "2028-11-22T15:04:05.123Z");
+}
+
+TEST(ImpliedConsent, ALeapDayTransactionLapsesOnTheLastDayOfFebruary) {
+  EXPECT_EQ(formatIso(impliedConsentExpiry(std::nullopt, at("2028-02-29"), at("2028-03-01"))),
+            "2030-02-28T00:00:00.000Z");
+}
+
+TEST(ImpliedConsent, AnExplicitExpiryWins) {
+  EXPECT_EQ(formatIso(impliedConsentExpiry(at("2026-12-31T23:59:59Z"), at("2026-01-01"),
+                                           at("2026-06-01"))),
+            "2026-12-31T23:59:59.000Z");
+}

@@ -1,0 +1,55 @@
+#include "workers/compliance/consent_check.h"
+
+#include <soci/soci.h>
+
+namespace smsgw::compliance {
+
+ErrorCode ConsentDecision::refusal() const {
+  if (reason == "OPT_OUT") return ErrorCode::OPT_OUT_BLOCKED;
+  if (reason == "CONSENT_EXPIRED") return ErrorCode::CONSENT_EXPIRED;
+  return ErrorCode::NO_CONSENT;
+}
+
+ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
+                             const std::string& mode, const std::string& phone_number,
+                             const std::optional<std::string>& from_number, TimePoint now) {
+  ConsentDecision decision;
+  std::string from = from_number.value_or("");
+  int opted_out = 0;
+  sql << "SELECT count(*) FROM opt_outs WHERE account_id = :a AND mode = :m "
+         "AND phone_number = :p AND reinstated_at IS NULL AND (:f = '' OR from_number = :f2)",
+      soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(from),
+      soci::use(from), soci::into(opted_out);
+  if (opted_out) {
+    decision.reason = "OPT_OUT";
+    return decision;
+  }
+
+  std::string now_text = formatIso(now);
+  sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
+         "AND phone_number = :p AND status = 'ACTIVE' AND consent_type = 'IMPLIED' "
+         "AND expires_at <= :now::timestamptz",
+      soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(now_text);
+
+  std::string consent_type;
+  sql << "SELECT consent_type FROM consents WHERE account_id = :a AND mode = :m "
+         "AND phone_number = :p AND status = 'ACTIVE' "
+         "ORDER BY consent_type = 'EXPRESS' DESC, granted_at DESC LIMIT 1",
+      soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::into(consent_type);
+  if (sql.got_data()) {
+    decision.allowed = true;
+    decision.consent_type = consent_type;
+    return decision;
+  }
+
+  // Refused: expired when the latest consent lapsed, missing when there never was one or it
+  // was revoked.
+  std::string latest_status;
+  sql << "SELECT status FROM consents WHERE account_id = :a AND mode = :m AND phone_number = :p "
+         "ORDER BY COALESCE(revoked_at, expires_at, granted_at) DESC LIMIT 1",
+      soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::into(latest_status);
+  decision.reason = sql.got_data() && latest_status == "EXPIRED" ? "CONSENT_EXPIRED" : "NO_CONSENT";
+  return decision;
+}
+
+}  // namespace smsgw::compliance

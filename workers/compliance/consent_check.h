@@ -1,0 +1,33 @@
+#pragma once
+// The one place that decides whether a text may go to a subscriber under CASL: every 451 the
+// API answers (consent check route, sends, broadcasts) comes from here.
+// An opt-out in force refuses first; then express consent, then unexpired implied consent,
+// allows. Implied consent found past its expiry is marked EXPIRED by the check itself.
+// Works in the caller's transaction; TEST and LIVE records never mix (`mode`).
+
+#include <soci/session.h>
+
+#include <optional>
+#include <string>
+
+#include "domain/clock.h"
+#include "domain/errors.h"
+
+namespace smsgw::compliance {
+
+struct ConsentDecision {
+  bool allowed = false;
+  std::string consent_type;  // EXPRESS or IMPLIED, when allowed
+  std::string reason;        // OPT_OUT, NO_CONSENT or CONSENT_EXPIRED, when refused
+
+  // The 451 to answer for a refusal: OPT_OUT_BLOCKED, NO_CONSENT or CONSENT_EXPIRED.
+  ErrorCode refusal() const;
+};
+
+// `from_number`: the sending number, whose opt-outs refuse. Without it (the check route), an
+// opt-out from any of the account's numbers refuses.
+ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
+                             const std::string& mode, const std::string& phone_number,
+                             const std::optional<std::string>& from_number, TimePoint now);
+
+}  // namespace smsgw::compliance
