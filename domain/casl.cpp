@@ -93,6 +93,32 @@ KeywordReply readKeyword(std::string_view text) {
   return reply;
 }
 
+std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
+  std::string name(brand.substr(0, 40));
+  switch (reply.keyword) {
+    case Keyword::Stop:
+      return reply.french ? name +
+                                " : Vous êtes désabonné et ne recevrez plus de messages de ce "
+                                "numéro. Répondez START pour vous réabonner."
+                          : name +
+                                ": You are unsubscribed and will receive no more messages "
+                                "from this number. Reply START to resubscribe.";
+    case Keyword::Start:
+      return name +
+             ": You are resubscribed. Reply STOP to unsubscribe, HELP for help. / Vous "
+             "êtes réabonné. Répondez ARRET pour vous désabonner.";
+    case Keyword::Help:
+      return reply.french ? name +
+                                " : Répondez ARRET pour vous désabonner. Des frais de "
+                                "messagerie et de données peuvent s'appliquer."
+                          : name + ": Reply STOP to unsubscribe. Message and data rates may apply.";
+    case Keyword::Yes:
+    case Keyword::None:
+      break;
+  }
+  return "";
+}
+
 TimePoint impliedConsentExpiry(std::optional<TimePoint> expires_at,
                                std::optional<TimePoint> last_transaction, TimePoint granted_at) {
   if (expires_at) return *expires_at;

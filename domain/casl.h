@@ -28,6 +28,10 @@ struct KeywordReply {
 // Reads the first word, ignoring case, surrounding spaces and punctuation, and French accents.
 KeywordReply readKeyword(std::string_view text);
 
+// The automatic confirmation to STOP, START or HELP, signed with the account's name, in French
+// for ARRET and AIDE. Empty for other keywords (they get no automatic reply).
+std::string autoReplyText(const KeywordReply& reply, std::string_view brand);
+
 // Implied consent lapses two years after the last transaction (or, without one, after it was
 // granted), unless `expires_at` says otherwise. Express consent never lapses.
 inline constexpr int kImpliedConsentMonths = 24;

@@ -40,6 +40,17 @@ void creditAccount(Staff& staff, const std::string& account_id, long long cents,
             << "\n";
 }
 
+void setInboundCap(Staff& staff, const std::string& account_id, int cap) {
+  if (cap < 0) throw std::runtime_error("--cap must be 0 (unlimited) or more");
+  db::Session sql(staff.db);
+  std::string updated;
+  *sql << "UPDATE accounts SET inbound_sms_daily_cap = :c WHERE id = :id RETURNING id",
+      soci::use(cap), soci::use(account_id), soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  std::cout << nlohmann::json{{"account_id", account_id}, {"inbound_sms_daily_cap", cap}}.dump()
+            << "\n";
+}
+
 namespace {
 
 // Numbers the pass published a record for that is not handled yet.

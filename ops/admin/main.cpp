@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
   credit->add_option("--cents", cents, "amount in cents CAD")->required();
   credit->add_option("--note", note, "why (in the ledger)")->required();
 
+  int inbound_cap = 0;
+  auto* inbound_cap_cmd =
+      account->add_subcommand("set-inbound-cap", "inbound SMS per rolling 24 hours (0: unlimited)");
+  inbound_cap_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  inbound_cap_cmd->add_option("--cap", inbound_cap, "texts per 24 hours")->required();
+
   auto* rent = app.add_subcommand("rent", "rent billing");
   rent->require_subcommand(1);
   std::string as_of_text, now_text;
@@ -112,6 +118,7 @@ int main(int argc, char** argv) {
     }
     if (release->parsed()) admin::releaseNumberAsStaff(staff, number);
     if (credit->parsed()) admin::creditAccount(staff, account_id, cents, note);
+    if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
     if (rent_run->parsed()) {
       TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
       admin::runRent(staff, as_of, rent_account, wait_seconds);

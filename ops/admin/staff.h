@@ -35,6 +35,9 @@ void releaseNumberAsStaff(Staff& staff, const std::string& number);
 void creditAccount(Staff& staff, const std::string& account_id, long long cents,
                    const std::string& note);
 
+// Sets the account's inbound SMS cap per rolling 24 hours (0: unlimited).
+void setInboundCap(Staff& staff, const std::string& account_id, int cap);
+
 // Runs the billing pass as of a time; with `wait_seconds`, waits until the rent-billing
 // worker has handled every record it published.
 void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& account_id,

@@ -161,9 +161,19 @@ class Simulator {
                      carrierError("10007", "Unexpected error"));
       if (fault->mode == "throttle")
         return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
-      // timeout: accept the text (it may reach the handset) but answer too late.
-      std::this_thread::sleep_for(std::chrono::milliseconds(config_.timeout_fault_ms));
+      // timeout: accept the text (it may reach the handset) but answer too late. The late answer
+      // comes from a thread of its own: sleeping here would stall every connection this
+      // reactor thread serves.
+      std::thread([this, body, late = std::move(writer)]() mutable {
+        std::this_thread::sleep_for(std::chrono::milliseconds(config_.timeout_fault_ms));
+        acceptText(body, late);
+      }).detach();
+      return;
     }
+    acceptText(body, writer);
+  }
+
+  void acceptText(const json& body, Http::ResponseWriter& writer) {
     SimMessage message{crypto::uuid4(), body["from"], body["to"], body["text"],
                        formatIso(std::chrono::system_clock::now())};
     message.parts = std::max(1, countSegments(message.text).parts);
@@ -418,7 +428,7 @@ int main(int argc, char** argv) {
   Rest::Router router;
   simulator.routes(router);
   Http::Endpoint endpoint(Address(config.host, Port(static_cast<uint16_t>(config.port))));
-  endpoint.init(Http::Endpoint::options().threads(4).flags(Tcp::Options::ReuseAddr));
+  endpoint.init(Http::Endpoint::options().threads(8).flags(Tcp::Options::ReuseAddr));
   endpoint.setHandler(router.handler());
   endpoint.serveThreaded();
   spdlog::info("carrier simulator on http://{}:{}", config.host, config.port);

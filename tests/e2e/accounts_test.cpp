@@ -5,6 +5,7 @@
 
 #include <regex>
 
+#include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 
 using namespace smsgw::testing;
@@ -183,7 +184,7 @@ TEST(Accounts, OwnerPhoneIsVerifiedWithTheCodeTheCarrierDelivered) {
   HttpTestClient api(apiUrl());
   HttpTestClient sim(simUrl());
   TestAccount account = signUp(api);
-  std::string phone = "+1604555" + std::to_string(1000 + std::rand() % 8999);
+  std::string phone = randomSubscriber("604");
   std::string path = "/v1/accounts/" + account.id + "/phone-verification";
   Reply sent = api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}});
   ASSERT_EQ(sent.status, 202) << sent.raw_body;
@@ -212,7 +213,7 @@ TEST(Accounts, OwnerPhoneLocksAfterFiveWrongCodes) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   std::string path = "/v1/accounts/" + account.id + "/phone-verification";
-  std::string phone = "+1604555" + std::to_string(1000 + std::rand() % 8999);
+  std::string phone = randomSubscriber("604");
   ASSERT_EQ(api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}}).status,
             202);
   std::string last_code;

@@ -17,9 +17,7 @@ class Compliance : public ::testing::Test {
   Reply check(const std::string& key, const std::string& query) {
     return api.call("GET", "/v1/compliance/consents/check?" + query, bearer(key));
   }
-  static std::string subscriber() {
-    return "+1514" + std::to_string(2000000 + std::rand() % 7999999);
-  }
+  static std::string subscriber() { return randomSubscriber("514"); }
   static std::string encoded(const std::string& e164) { return "%2B" + e164.substr(1); }
 
   HttpTestClient api{apiUrl()};

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "domain/carrier_client.h"
 
@@ -17,16 +18,22 @@ namespace smsgw::testing {
 class FakeCarrier final : public CarrierClient {
  public:
   using Script = std::function<NumberOperation(const std::string& number)>;
+  struct SentText {
+    std::string from, to, text;
+  };
 
   // Unset scripts fall back to the honest behaviour above.
   Script on_order;
   Script on_release;
   std::function<NumberHolding(const std::string& number)> on_holding;
+  // Accepts every text unless scripted; each call is recorded, whatever the answer.
+  std::function<CarrierSendResult(const SentText&)> on_send;
 
   std::atomic<int> orders{0};
   std::atomic<int> releases{0};
 
   bool holds(const std::string& number) const;
+  std::vector<SentText> sent() const;
   void sell(const std::string& number);  // as if an order had gone through
 
   CarrierSendResult sendMessage(const std::string&, const std::string&,
@@ -40,6 +47,7 @@ class FakeCarrier final : public CarrierClient {
  private:
   mutable std::mutex mutex_;
   std::set<std::string> held_;
+  std::vector<SentText> sent_;
 };
 
 NumberOperation operation(NumberOperation::Kind kind, std::string code = "");

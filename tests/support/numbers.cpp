@@ -12,11 +12,14 @@
 
 namespace smsgw::testing {
 
-void verifyOwnerPhone(HttpTestClient& api, const TestAccount& account) {
-  std::string bytes = crypto::randomBytes(4);
+std::string randomSubscriber(const std::string& area_code) {
   unsigned long random = 0;
-  for (unsigned char c : bytes) random = random * 256 + c;
-  std::string phone = "+1416" + std::to_string(2000000 + random % 8000000);  // exchange 200-999
+  for (unsigned char c : crypto::randomBytes(4)) random = random * 256 + c;
+  return "+1" + area_code + std::to_string(2000000 + random % 8000000);
+}
+
+void verifyOwnerPhone(HttpTestClient& api, const TestAccount& account) {
+  std::string phone = randomSubscriber("416");
   std::string path = "/v1/accounts/" + account.id + "/phone-verification";
   Reply sent = api.call("POST", path, bearer(account.live_key), {{"phone_number", phone}});
   ASSERT_EQ(sent.status, 202) << sent.raw_body;

@@ -7,6 +7,8 @@
 
 namespace smsgw::testing {
 
+// A random subscriber number in `area_code` (exchange 200-999), different in every process.
+std::string randomSubscriber(const std::string& area_code);
 // Verifies the owner phone by SMS through the simulator, as a customer would.
 void verifyOwnerPhone(HttpTestClient& api, const TestAccount& account);
 // A funded account whose owner phone is verified: it may provision numbers.

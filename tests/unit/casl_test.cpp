@@ -90,3 +90,25 @@ TEST(ImpliedConsent, AnExplicitExpiryWins) {
                                            at("2026-06-01"))),
             "2026-12-31T23:59:59.000Z");
 }
+
+TEST(AutoReplies, ConfirmStopStartAndHelpInTheSubscribersLanguage) {
+  EXPECT_EQ(autoReplyText(readKeyword("stop"), "Érable Inc."),
+            "Érable Inc.: You are unsubscribed and will receive no more messages from this "
+            "number. Reply START to resubscribe.");
+  EXPECT_TRUE(
+      autoReplyText(readKeyword("arrêt"), "Érable").starts_with("Érable : Vous êtes désabonné"));
+  EXPECT_TRUE(autoReplyText(readKeyword("aide"), "Érable").find("ARRET") != std::string::npos);
+  EXPECT_TRUE(autoReplyText(readKeyword("HELP"), "Shop").starts_with("Shop: Reply STOP"));
+  EXPECT_TRUE(
+      autoReplyText(readKeyword("start"), "Shop").starts_with("Shop: You are resubscribed"));
+  EXPECT_EQ(autoReplyText(readKeyword("yes"), "Shop"), "");
+  EXPECT_EQ(autoReplyText(readKeyword("hello"), "Shop"), "");
+}
+
+TEST(AutoReplies, TheBrandIsCutToFortyCharacters) {
+  std::string long_brand(200, 'x');
+  for (const char* text : {"stop", "arret", "start", "help", "aide"}) {
+    std::string reply = autoReplyText(readKeyword(text), long_brand);
+    EXPECT_EQ(reply.substr(0, 41).find_first_not_of('x'), 40u) << text;
+  }
+}

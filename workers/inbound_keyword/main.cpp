@@ -1,17 +1,12 @@
-// smsgw-inbound-keyword: consumes sms.inbound. Its handling (RECEIVED, STOP/START/HELP,
-// opt-outs, auto-replies) is the compliance issue's; until then records are logged and passed.
-#include <spdlog/spdlog.h>
-
+// smsgw-inbound-keyword: consumes sms.inbound: stores received texts, acts on STOP, START, HELP
+// and YES, and queues the automatic replies.
 #include "topics/catalogue.h"
-#include "workers/runtime/run_worker.h"
+#include "workers/inbound_keyword/inbound_handler.h"
 
 int main() {
   using namespace smsgw;
   return workers::runWorker({"inbound-keyword", {std::string(topics::kSmsInbound.name)}},
-                            [](workers::WorkerContext&) {
-                              return topics::RecordHandler([](const topics::Record& record) {
-                                spdlog::info("inbound record {}/{} key {} not handled yet",
-                                             record.partition, record.offset, record.key);
-                              });
+                            [](workers::WorkerContext& context) {
+                              return topics::RecordHandler(workers::InboundHandler(context));
                             });
 }

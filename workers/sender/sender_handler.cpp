@@ -7,15 +7,14 @@
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/sender/live_handoff.h"
 
 namespace smsgw::workers {
 
 void SenderHandler::operator()(const topics::Record& record) {
   auto sms = topics::OutboundSms::parse(record.payload);
   if (sms.mode == "TEST") return simulate(sms);
-  // LIVE hand-off (pacing, carrier call, settlement) is the messaging issue's; the API does not
-  // accept LIVE sends until then, so a LIVE record here is foreign and is set aside.
-  throw topics::PermanentError("LIVE hand-off not enabled in this build");
+  handOffLive(context_, carrier_, sms.message_id);
 }
 
 void SenderHandler::simulate(const topics::OutboundSms& sms) {

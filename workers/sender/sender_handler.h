@@ -1,7 +1,8 @@
 #pragma once
 // Sender worker handler: takes a queued message from sms.outbound to the carrier.
 // TEST messages are simulated: SENDING at once, `message.sent`, and a simulated "delivered"
-// receipt on carrier.receipts, so they cross the same pipeline as live ones.
+// receipt on carrier.receipts, so they cross the same pipeline as live ones. LIVE messages are
+// handed to the carrier at most once (live_handoff.h).
 // Idempotent: the QUEUED -> SENDING guard makes a replayed record a no-op.
 
 #include "domain/carrier_client.h"

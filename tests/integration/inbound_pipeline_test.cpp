@@ -1,0 +1,232 @@
+// The inbound pipeline against a real database: received texts, STOP/START/HELP/YES, the
+// inbound cap and replays; and the LIVE hand-off of the automatic replies, at most once.
+#include "domain/errors.h"
+#include "tests/integration/numbers_fixture.h"
+#include "workers/compliance/consent_check.h"
+#include "workers/inbound_keyword/inbound_handler.h"
+#include "workers/sender/sender_handler.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+const std::string kSubscriber = "+15145550177";
+
+}  // namespace
+
+class InboundPipelineTest : public NumbersTest {
+ protected:
+  void SetUp() override {
+    account_ = newAccount(1000);
+    number_ = "+16135550300";
+    buy(account_, number_, at("2027-01-10T10:00:00Z"));
+  }
+  topics::Record text(const std::string& body, const std::string& carrier_id,
+                      const std::string& to = "") {
+    topics::InboundSms sms{carrier_id, kSubscriber, to.empty() ? number_ : to,
+                           body,       1,           "2027-01-15T10:00:00.000Z"};
+    return {"sms.inbound", 0, 0, sms.to, sms.toJson().dump(), {}};
+  }
+  // Receives a text as the worker would, with a carrier id of its own.
+  void receive(const std::string& body) { handler_(text(body, newId("car"))); }
+  long long events(const std::string& type) { return count("events WHERE type = '" + type + "'"); }
+  std::string lastEventData(const std::string& type) {
+    return text("SELECT data::text FROM events WHERE type = '" + type +
+                "' ORDER BY created_at DESC LIMIT 1");
+  }
+  using NumbersTest::text;
+  compliance::ConsentDecision consentFrom(const std::string& from) {
+    db::Session sql(database_);
+    return compliance::checkConsent(*sql, account_, "LIVE", kSubscriber, from,
+                                    at("2027-01-15T00:00:00Z"));
+  }
+  topics::Record outboundRecord(const std::string& message_id) {
+    topics::OutboundSms sms{message_id, account_, number_, "LIVE"};
+    return {"sms.outbound", 0, 0, number_, sms.toJson().dump(), {}};
+  }
+  std::string autoReplyId(const std::string& keyword) {
+    return text("SELECT id FROM messages WHERE auto_reply_keyword = '" + keyword +
+                "' ORDER BY created_at DESC LIMIT 1");
+  }
+
+  workers::InboundHandler handler_{context_};
+  workers::SenderHandler sender_{context_, carrier_};
+  std::string account_, number_;
+};
+
+TEST_F(InboundPipelineTest, AReceivedTextIsStoredChargedAndAnnouncedOnceHoweverOftenReplayed) {
+  auto record = text("Is the store open on Sunday?", "car_1");
+  for (int delivery = 0; delivery < 3; ++delivery) handler_(record);
+  EXPECT_EQ(count("messages WHERE direction = 'INBOUND'"), 1);
+  EXPECT_EQ(text("SELECT status || ' ' || body FROM messages WHERE direction = 'INBOUND'"),
+            "RECEIVED Is the store open on Sunday?");
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_inbound' AND amount_cents = -1"), 1);
+  EXPECT_EQ(events("message.received"), 1);
+  auto data = nlohmann::json::parse(lastEventData("message.received"));
+  EXPECT_EQ(data["keyword_action"], "ignored");
+  EXPECT_EQ(data["cost_cents"], 1);
+  EXPECT_EQ(data["from"], kSubscriber);
+  EXPECT_EQ(data["to"], number_);
+  EXPECT_EQ(data["message_status"], "RECEIVED");
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(InboundPipelineTest, StopOptsOutRepliesOnceAndTheConsentCheckRefuses) {
+  auto record = text("  stop please ", "car_stop");
+  handler_(record);
+  handler_(record);  // replayed
+  EXPECT_EQ(consentFrom(number_).refusal(), ErrorCode::OPT_OUT_BLOCKED);
+  EXPECT_EQ(count("opt_outs WHERE keyword_used = 'STOP PLEASE'"), 1);
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'STOP' AND cost_cents = 0 "
+                  "AND status = 'QUEUED'"),
+            1);
+  EXPECT_EQ(count("outbox WHERE topic = 'sms.outbound'"), 1);
+  EXPECT_EQ(events("opt_out.recorded"), 1);
+  auto recorded = nlohmann::json::parse(lastEventData("opt_out.recorded"));
+  EXPECT_EQ(recorded, nlohmann::json({{"phone_number", kSubscriber},
+                                      {"from_number", number_},
+                                      {"keyword", "STOP PLEASE"}}));
+  EXPECT_EQ(nlohmann::json::parse(lastEventData("message.received"))["keyword_action"],
+            "opted_out");
+  EXPECT_EQ(count("outbox o WHERE topic = 'events' AND o.payload::jsonb->>'type' = "
+                  "'opt_out.recorded' AND o.id > (SELECT id FROM outbox WHERE topic = 'events' "
+                  "AND payload::jsonb->>'type' = 'message.received')"),
+            1)
+      << "message.received is published before opt_out.recorded";
+}
+
+TEST_F(InboundPipelineTest, StartReinstatesOnlyAfterAnOptOut) {
+  receive("START");
+  EXPECT_EQ(nlohmann::json::parse(lastEventData("message.received"))["keyword_action"], "ignored");
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword IS NOT NULL"), 0);
+  receive("ARRÊT");
+  EXPECT_TRUE(text("SELECT body FROM messages WHERE auto_reply_keyword = 'STOP'")
+                  .find("Vous êtes désabonné") != std::string::npos)
+      << "answered in French";
+  receive("Unstop");
+  EXPECT_EQ(nlohmann::json::parse(lastEventData("message.received"))["keyword_action"],
+            "reinstated");
+  EXPECT_EQ(events("opt_out.reinstated"), 1);
+  EXPECT_EQ(count("opt_outs WHERE reinstate_keyword = 'UNSTOP' AND reinstated_at IS NOT NULL"), 1);
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'START'"), 1);
+  EXPECT_EQ(consentFrom(number_).reason, "NO_CONSENT") << "reinstated: back to needing consent";
+}
+
+TEST_F(InboundPipelineTest, HelpIsAnsweredInTheSubscribersLanguage) {
+  receive("help");
+  receive("Aide SVP");
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'HELP'"), 2);
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'HELP' AND body LIKE '%Répondez ARRET%'"),
+            1);
+  EXPECT_EQ(count("messages WHERE direction = 'INBOUND' AND keyword_action = 'help'"), 2);
+}
+
+TEST_F(InboundPipelineTest, OverTheCapTextsAreKeptWithoutContentAndAnnouncedOnce) {
+  scratch_.exec("UPDATE accounts SET inbound_sms_daily_cap = 2 WHERE id = '" + account_ + "'");
+  for (int i = 0; i < 5; ++i) receive("message " + std::to_string(i));
+  EXPECT_EQ(
+      count("messages WHERE direction = 'INBOUND' AND NOT inbound_capped AND body IS NOT NULL"), 2);
+  EXPECT_EQ(count("messages WHERE inbound_capped AND body IS NULL AND cost_cents = 0"), 3);
+  EXPECT_EQ(events("message.received"), 2);
+  EXPECT_EQ(events("account.inbound_sms_capped"), 1);
+  EXPECT_EQ(nlohmann::json::parse(lastEventData("account.inbound_sms_capped")),
+            nlohmann::json({{"cap", 2}, {"window_hours", 24}, {"received_in_window", 2}}));
+  receive("STOP");
+  EXPECT_EQ(consentFrom(number_).reason, "OPT_OUT") << "STOP keeps working over the cap";
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'STOP'"), 1);
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_inbound'"), 3);
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(InboundPipelineTest, AnAccountThatCannotPayStillReceives) {
+  std::string broke = newAccount(250);
+  buy(broke, "+16135550301", at("2027-01-10T10:00:00Z"));
+  handler_(text("hello", "car_broke", "+16135550301"));
+  EXPECT_EQ(count("messages WHERE carrier_message_id = 'car_broke' AND cost_cents = 0"), 1);
+  EXPECT_EQ(balance(broke), 0);
+  expectBalanceMatchesLedger(broke);
+}
+
+TEST_F(InboundPipelineTest, ATextToANumberNobodyHoldsIsDropped) {
+  handler_(text("hello", "car_nobody", "+16135550999"));
+  EXPECT_EQ(count("messages WHERE direction = 'INBOUND'"), 0);
+}
+
+TEST_F(InboundPipelineTest, YesConfirmsAPendingDoubleOptInAndStopDeclinesOne) {
+  scratch_.exec(
+      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
+      "to_number, brand_name, language, expires_at) VALUES ('oic_1', '" +
+      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
+      "', 'Érable', 'fr', now() + interval '7 days')");
+  receive("Oui!");
+  EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_1'"), "CONFIRMED");
+  EXPECT_EQ(count("opt_in_confirmations WHERE reply_message_id IS NOT NULL"), 1);
+  EXPECT_EQ(count("consents WHERE consent_type = 'EXPRESS' AND double_opt_in_confirmation_id = "
+                  "'oic_1' AND double_opt_in_confirmed_at IS NOT NULL"),
+            1);
+  EXPECT_TRUE(consentFrom(number_).allowed);
+
+  scratch_.exec(
+      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
+      "to_number, brand_name, language, expires_at) VALUES ('oic_2', '" +
+      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
+      "', 'Érable', 'en', now() + interval '7 days')");
+  receive("STOP");
+  EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_2'"), "DECLINED");
+}
+
+TEST_F(InboundPipelineTest, TheAutomaticReplyReachesTheCarrierOnce) {
+  receive("HELP");
+  std::string reply = autoReplyId("HELP");
+  sender_(outboundRecord(reply));
+  sender_(outboundRecord(reply));  // replayed
+  ASSERT_EQ(carrier_.sent().size(), 1u);
+  EXPECT_EQ(carrier_.sent()[0].to, kSubscriber);
+  EXPECT_EQ(carrier_.sent()[0].from, number_);
+  EXPECT_EQ(text("SELECT status FROM messages WHERE id = '" + reply + "'"), "SENDING");
+  EXPECT_EQ(events("message.sent"), 1);
+  EXPECT_EQ(count("ledger_entries WHERE reference_id = '" + reply + "'"), 0) << "never charged";
+}
+
+TEST_F(InboundPipelineTest, ACarrierRefusalFailsTheReplyWithoutRetrying) {
+  receive("HELP");
+  carrier_.on_send = [](const FakeCarrier::SentText&) {
+    CarrierSendResult refused;
+    refused.kind = CarrierSendResult::Kind::Refused;
+    refused.error_code = "40300";
+    return refused;
+  };
+  sender_(outboundRecord(autoReplyId("HELP")));
+  sender_(outboundRecord(autoReplyId("HELP")));
+  EXPECT_EQ(carrier_.sent().size(), 1u);
+  EXPECT_EQ(text("SELECT status || ' ' || error_code FROM messages WHERE id = '" +
+                 autoReplyId("HELP") + "'"),
+            "FAILED CARRIER_ERROR");
+  auto failed = nlohmann::json::parse(lastEventData("message.failed"));
+  EXPECT_EQ(failed["error_code"], "CARRIER_ERROR");
+  EXPECT_EQ(failed["to"], kSubscriber);
+}
+
+TEST_F(InboundPipelineTest, ASenderThatDiedMidCallNeverSendsASecondText) {
+  receive("HELP");
+  std::string reply = autoReplyId("HELP");
+  carrier_.on_send = [](const FakeCarrier::SentText&) -> CarrierSendResult {
+    throw std::runtime_error("killed mid-call");
+  };
+  EXPECT_THROW(sender_(outboundRecord(reply)), std::runtime_error);
+  carrier_.on_send = nullptr;
+  EXPECT_THROW(sender_(outboundRecord(reply)), topics::RetryableError)
+      << "a hand-off just started may still be in flight elsewhere";
+  scratch_.exec(
+      "UPDATE messages SET handoff_started_at = now() - interval '2 minutes' "
+      "WHERE id = '" +
+      reply + "'");
+  sender_(outboundRecord(reply));
+  EXPECT_EQ(carrier_.sent().size(), 1u) << "the stale hand-off is not sent again";
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + reply + "'"), "STALE_QUEUED");
+  auto failed = nlohmann::json::parse(lastEventData("message.failed"));
+  EXPECT_EQ(failed["error_code"], "STALE_QUEUED");
+  EXPECT_FALSE(failed.contains("to")) << "form c: no to, no from";
+  EXPECT_FALSE(failed.contains("from"));
+}
