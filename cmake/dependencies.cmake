@@ -18,3 +18,4 @@ target_link_libraries(soci_pg INTERFACE ${SOCI_PG_LIB} ${SOCI_CORE_LIB} PkgConfi
 target_include_directories(soci_pg INTERFACE /usr/include/postgresql)
 
 find_library(PHONENUMBER_LIB phonenumber REQUIRED)
+find_library(CSV_LIB csv REQUIRED)  # libcsv: RFC 4180 parsing of uploaded consent batches

@@ -18,6 +18,7 @@ struct RouteOptions {
   bool authenticated = true;
   std::optional<PermissionRequirement> permission;  // e.g. "messages:w"
   bool allowed_before_payment = false;              // LIVE keys may call it before the first top-up
+  bool accepts_csv = false;  // a text/csv body reaches the handler as raw_body (uploads)
 };
 
 struct Route {

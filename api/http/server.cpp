@@ -71,8 +71,13 @@ bool hasBodyMethod(const std::string& method) {
   return method == "POST" || method == "PATCH" || method == "PUT";
 }
 
+bool isCsvContentType(const std::string& content_type) {
+  return lower(content_type.substr(0, content_type.find(';'))).starts_with("text/csv");
+}
+
 // Reads and validates the body the way Fastify would (its FST_ERR_* codes are the spec's).
-void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes) {
+// Routes that take uploads also accept text/csv, left unparsed in raw_body.
+void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes, bool accepts_csv) {
   req.raw_body = request.body();
   if (!hasBodyMethod(req.method)) return;
   auto content_type = req.header("content-type");
@@ -83,8 +88,10 @@ void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes) {
     if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
     return;
   }
-  if (!json_type) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  bool csv_upload = accepts_csv && content_type && isCsvContentType(*content_type);
+  if (!json_type && !csv_upload) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
   if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
+  if (csv_upload) return;
   req.body = nlohmann::json::parse(req.raw_body, nullptr, false);
   if (req.body.is_discarded()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
 }
@@ -191,7 +198,7 @@ class Handler final : public Http::Handler {
       if (!rate->allowed)
         throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
     }
-    readBody(req, request, dispatch_->app.config.max_body_bytes);
+    readBody(req, request, dispatch_->app.config.max_body_bytes, options.accepts_csv);
     if (req.caller) checkAccountState(*req.caller, options);
     return match.route->handler(req);
   }

@@ -131,11 +131,13 @@ ApiResponse search(App& app, RateLimiter& limiter, ApiRequest& req) {
   std::vector<std::string> codes = requireAreaCodes(req);
   int limit = queryInteger(req, "limit", 10, 1, 50);
 
-  // One carrier search per area code, side by side; any failure fails the search.
+  // One carrier search per area code, side by side; any failure fails the search. A few more
+  // than asked for, so numbers the platform already holds can be left out without coming short.
+  int carrier_limit = std::min(limit + 10, 50);
   std::vector<std::future<NumberSearchResult>> pending;
   for (const auto& code : codes) {
-    pending.push_back(std::async(std::launch::async, [&app, code, limit] {
-      return app.carrier.searchNumbers(code, limit);
+    pending.push_back(std::async(std::launch::async, [&app, code, carrier_limit] {
+      return app.carrier.searchNumbers(code, carrier_limit);
     }));
   }
   std::vector<NumberSearchResult> per_code;

@@ -20,6 +20,7 @@ void addPhoneNumberRoutes(Router& router, App& app);
 void addAllowanceRequestRoutes(Router& router, App& app);
 void addConsentRoutes(Router& router, App& app);
 void addOptOutRoutes(Router& router, App& app);
+void addConsentBatchRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -37,6 +38,7 @@ inline Router buildRouter(App& app) {
   addAllowanceRequestRoutes(router, app);
   addConsentRoutes(router, app);
   addOptOutRoutes(router, app);
+  addConsentBatchRoutes(router, app);
   return router;
 }
 

@@ -233,3 +233,111 @@ TEST_F(Compliance, TestRecordsNeverCountForLiveSends) {
   EXPECT_TRUE(
       api.call("GET", "/v1/compliance/consents", bearer(account.live_key)).body["data"].empty());
 }
+
+TEST_F(Compliance, ABatchCountsEveryRowExactlyOnceAndRecordsTheGoodOnes) {
+  TestAccount account = signUp(api);
+  std::string opted_out = subscriber(), already = subscriber(), a = subscriber(), b = subscriber(),
+              c = subscriber();
+  api.call("POST", "/v1/compliance/opt-outs", bearer(account.test_key),
+           {{"phone_number", opted_out}, {"from_number", "+14165550100"}});
+  consent(account.test_key,
+          {{"phone_number", already}, {"consent_type", "express"}, {"source_description", "form"}});
+  Reply batch = api.call(
+      "POST", "/v1/compliance/consent-batches", bearer(account.test_key),
+      {{"attested", true},
+       {"file_name", "spring-list.json"},
+       {"defaults", {{"consent_type", "express"}, {"source_description", "Spring contest entry"}}},
+       {"rows",
+        {{{"phone_number", a}},
+         {{"phone_number", b},
+          {"consent_type", "implied"},
+          {"relationship_type", "purchase"},
+          {"last_transaction_date", "2026-10-01"}},
+         {{"phone_number", "not a number"}},
+         {{"phone_number", a}},
+         {{"phone_number", opted_out}},
+         {{"phone_number", already}},
+         {{"phone_number", c}, {"consent_type", "implied"}},
+         {{"email_address", "x@example.ca"}}}}});
+  ASSERT_EQ(batch.status, 201) << batch.raw_body;
+  EXPECT_TRUE(batch.body["id"].get<std::string>().starts_with("cb_"));
+  EXPECT_EQ(batch.body["source"], "api");
+  EXPECT_EQ(batch.body["file_name"], "spring-list.json");
+  EXPECT_EQ(batch.body["attested"], true);
+  EXPECT_FALSE(batch.body.contains("defaults")) << "defaults are on the single-batch read only";
+  EXPECT_EQ(batch.body["counts"], nlohmann::json({{"rows", 8},
+                                                  {"recorded", 2},
+                                                  {"express", 1},
+                                                  {"implied", 1},
+                                                  {"already_recorded", 1},
+                                                  {"opted_out", 1},
+                                                  {"revoked_by_review", 0},
+                                                  {"duplicate_in_file", 1},
+                                                  {"invalid", 3}}));
+  ASSERT_EQ(batch.body["errors"].size(), 3u);
+  EXPECT_EQ(batch.body["errors"][0]["row"], 3);
+  EXPECT_EQ(batch.body["errors"][0]["code"], "INVALID_PHONE_NUMBER");
+  EXPECT_EQ(batch.body["errors"][1]["field"], "relationship_type");
+  EXPECT_EQ(batch.body["errors"][2]["code"], "EMAIL_COMING_SOON");
+
+  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(b),
+                          bearer(account.test_key));
+  ASSERT_EQ(listed.body["data"].size(), 1u);
+  EXPECT_EQ(listed.body["data"][0]["consentBatchId"], batch.body["id"]);
+  EXPECT_EQ(listed.body["data"][0]["expiresAt"], "2028-10-01T00:00:00.000Z");
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(opted_out)).body["reason"],
+            "OPT_OUT");
+
+  std::string path = "/v1/compliance/consent-batches/" + batch.body["id"].get<std::string>();
+  Reply read = api.call("GET", path, bearer(account.test_key));
+  EXPECT_EQ(read.body["defaults"]["source_description"], "Spring contest entry");
+  EXPECT_TRUE(read.body["revoked_at"].is_null());
+  Reply revoked = api.call("POST", path + "/revoke", bearer(account.test_key));
+  ASSERT_EQ(revoked.status, 200) << revoked.raw_body;
+  EXPECT_EQ(revoked.body["counts"]["revoked_by_review"], 2);
+  EXPECT_FALSE(revoked.body["revoked_at"].is_null());
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(a)).body["reason"], "NO_CONSENT");
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(already)).body["allowed"], true)
+      << "consents recorded outside the batch stay";
+  EXPECT_EQ(api.call("POST", path + "/revoke", bearer(account.test_key)).status, 409);
+  EXPECT_EQ(api.call("GET", path, bearer(account.live_key)).status, 402) << "LIVE key, unfunded";
+  TestAccount stranger = signUp(api);
+  EXPECT_EQ(api.call("GET", path, bearer(stranger.test_key)).status, 403);
+}
+
+TEST_F(Compliance, ABatchMayBeAnUploadedCsvFile) {
+  TestAccount account = signUp(api);
+  std::string a = subscriber(), b = subscriber();
+  std::string csv = "phone_number,consent_type,relationship_type,source_description\r\n" + a +
+                    ",,,\"Signed at the till, \"\"Laval\"\" store\"\r\n" + b +
+                    ",implied,purchase,\r\n";
+  Reply uploaded = api.call(
+      "POST",
+      "/v1/compliance/consent-batches?attested=true&consent_type=express&file_name=till.csv",
+      bearer(account.test_key, {{"Content-Type", "text/csv"}}), nullptr, &csv);
+  ASSERT_EQ(uploaded.status, 201) << uploaded.raw_body;
+  EXPECT_EQ(uploaded.body["counts"]["express"], 1);
+  EXPECT_EQ(uploaded.body["counts"]["implied"], 1);
+  EXPECT_EQ(uploaded.body["file_name"], "till.csv");
+  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(a),
+                          bearer(account.test_key));
+  EXPECT_EQ(listed.body["data"][0]["sourceDescription"], "Signed at the till, \"Laval\" store");
+
+  Reply unattested =
+      api.call("POST", "/v1/compliance/consent-batches?consent_type=express",
+               bearer(account.test_key, {{"Content-Type", "text/csv"}}), nullptr, &csv);
+  EXPECT_EQ(unattested.body["details"][0]["field"], "attested");
+  std::string broken = "phone_number\n\"+1514";
+  Reply malformed =
+      api.call("POST", "/v1/compliance/consent-batches?attested=true&consent_type=express",
+               bearer(account.test_key, {{"Content-Type", "text/csv"}}), nullptr, &broken);
+  EXPECT_EQ(malformed.status, 422);
+  EXPECT_EQ(malformed.body["details"][0]["field"], "body");
+  Reply not_here =
+      api.call("POST", "/v1/compliance/consents",
+               bearer(account.test_key, {{"Content-Type", "text/csv"}}), nullptr, &csv);
+  EXPECT_EQ(not_here.status, 415) << "only upload routes take CSV";
+  Reply no_defaults = api.call("POST", "/v1/compliance/consent-batches", bearer(account.test_key),
+                               {{"attested", true}, {"rows", nlohmann::json::array()}});
+  EXPECT_EQ(no_defaults.body["details"][0]["field"], "defaults");
+}
