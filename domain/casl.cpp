@@ -119,6 +119,18 @@ std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
   return "";
 }
 
+std::string optInRequestText(std::string_view brand, std::string_view language) {
+  std::string name(brand.substr(0, 40));
+  if (language == "fr") {
+    return name +
+           " : Répondez OUI pour recevoir nos messages texte à ce numéro, ou ARRET pour "
+           "refuser. Des frais de messagerie peuvent s'appliquer.";
+  }
+  return name +
+         ": Reply YES to receive text messages from us at this number, or STOP to "
+         "decline. Message and data rates may apply.";
+}
+
 TimePoint impliedConsentExpiry(std::optional<TimePoint> expires_at,
                                std::optional<TimePoint> last_transaction, TimePoint granted_at) {
   if (expires_at) return *expires_at;

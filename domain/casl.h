@@ -32,6 +32,10 @@ KeywordReply readKeyword(std::string_view text);
 // for ARRET and AIDE. Empty for other keywords (they get no automatic reply).
 std::string autoReplyText(const KeywordReply& reply, std::string_view brand);
 
+// The double opt-in request a toll-free number sends: the subscriber replies YES (OUI) to
+// consent or STOP (ARRET) to refuse. `language` is en or fr.
+std::string optInRequestText(std::string_view brand, std::string_view language);
+
 // Implied consent lapses two years after the last transaction (or, without one, after it was
 // granted), unless `expires_at` says otherwise. Express consent never lapses.
 inline constexpr int kImpliedConsentMonths = 24;

@@ -7,6 +7,7 @@
 
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
+#include "api/routes/sending_number.h"
 #include "api/routes/validate.h"
 #include "db/outbox.h"
 #include "domain/crypto.h"
@@ -16,6 +17,7 @@
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/compliance/consent_check.h"
 
 namespace smsgw::api {
 namespace {
@@ -69,23 +71,7 @@ void checkLiveSend(soci::session& sql, const Caller& caller, const E164& from) {
   sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
       soci::use(caller.account_id), soci::into(verified);
   if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
-  std::string status, number_type, verification;
-  soci::indicator verification_ind = soci::i_null;
-  sql << "SELECT p.status, p.number_type, api_phone_number(p)->'toll_free_verification'->>'status' "
-         "FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
-         "AND p.status IN ('ACTIVE', 'SUSPENDED')",
-      soci::use(caller.account_id), soci::use(from.str()), soci::into(status),
-      soci::into(number_type), soci::into(verification, verification_ind);
-  if (!sql.got_data()) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED);
-  if (status == "SUSPENDED") throw ApiError(ErrorCode::PHONE_NUMBER_SUSPENDED);
-  if (number_type == "toll_free" &&
-      (verification_ind == soci::i_null || verification != "APPROVED")) {
-    throw ApiError(ErrorCode::FORBIDDEN,
-                   {{"reason", "toll_free_verification_not_approved"},
-                    {"toll_free_verification_status", verification_ind == soci::i_null
-                                                          ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(verification)}});
-  }
+  requireLiveSendingNumber(sql, caller.account_id, from);
   throw ApiError(ErrorCode::SERVICE_UNAVAILABLE, {{"reason", "live_sending_not_enabled_yet"}});
 }
 
@@ -124,6 +110,11 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
     }
   }
   if (caller.live()) checkLiveSend(*sql, caller, send.from);
+  if (!send.skip_consent_check) {  // the one CASL decision: 451 when it refuses
+    auto decision = compliance::checkConsent(*sql, caller.account_id, mode, send.to.str(),
+                                             send.from.str(), app.clock.now());
+    if (!decision.allowed) throw ApiError(decision.refusal(), {{"reason", decision.reason}});
+  }
 
   int price = 0;
   *sql << "SELECT cents FROM prices WHERE code = 'sms_outbound_part'", soci::into(price);

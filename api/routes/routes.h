@@ -21,6 +21,8 @@ void addAllowanceRequestRoutes(Router& router, App& app);
 void addConsentRoutes(Router& router, App& app);
 void addOptOutRoutes(Router& router, App& app);
 void addConsentBatchRoutes(Router& router, App& app);
+void addOptInConfirmationRoutes(Router& router, App& app);
+void addErasureRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -39,6 +41,8 @@ inline Router buildRouter(App& app) {
   addConsentRoutes(router, app);
   addOptOutRoutes(router, app);
   addConsentBatchRoutes(router, app);
+  addOptInConfirmationRoutes(router, app);
+  addErasureRoutes(router, app);
   return router;
 }
 

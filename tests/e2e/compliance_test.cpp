@@ -341,3 +341,26 @@ TEST_F(Compliance, ABatchMayBeAnUploadedCsvFile) {
                                {{"attested", true}, {"rows", nlohmann::json::array()}});
   EXPECT_EQ(no_defaults.body["details"][0]["field"], "defaults");
 }
+
+TEST_F(Compliance, ASendWithoutConsentOrAfterAnOptOutIsRefusedWith451) {
+  TestAccount account = signUp(api);
+  std::string phone = subscriber();
+  auto send = [&] {
+    return api.call("POST", "/v1/messages", bearer(account.test_key),
+                    {{"from", "+14165550100"}, {"to", phone}, {"body", "Spring sale!"}});
+  };
+  Reply refused = send();
+  EXPECT_EQ(refused.status, 451);
+  EXPECT_EQ(refused.body["code"], "NO_CONSENT");
+  consent(
+      account.test_key,
+      {{"phone_number", phone}, {"consent_type", "implied"}, {"relationship_type", "purchase"}});
+  EXPECT_EQ(send().status, 201);
+  api.call("POST", "/v1/compliance/opt-outs", bearer(account.test_key),
+           {{"phone_number", phone}, {"from_number", "+14165550100"}});
+  Reply opted_out = send();
+  EXPECT_EQ(opted_out.status, 451);
+  EXPECT_EQ(opted_out.body["code"], "OPT_OUT_BLOCKED");
+  EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.test_key)).body["meta"]["total"], 1)
+      << "refused sends leave no message";
+}

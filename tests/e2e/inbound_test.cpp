@@ -164,3 +164,92 @@ TEST_F(Inbound, TextsOverTheInboundCapAreStoredWithoutContentAndAnnouncedOnce) {
   texts("STOP");
   EXPECT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; })) << "STOP works over the cap";
 }
+
+TEST_F(Inbound, ADoubleOptInIsAskedInFrenchAndConfirmedByOui) {
+  std::string toll_free = buyNumber(api, account, "833")["phone_number"];
+  auto request = [&](const nlohmann::json& body) {
+    return api.call("POST", "/v1/compliance/opt-in-confirmations", bearer(account.live_key), body);
+  };
+  nlohmann::json body = {
+      {"to", subscriber}, {"from", toll_free}, {"brand_name", "Érable"}, {"language", "fr"}};
+  Reply unverified = request(body);
+  EXPECT_EQ(unverified.status, 403);
+  EXPECT_EQ(unverified.body["details"]["reason"], "toll_free_verification_not_approved");
+  ASSERT_EQ(runAdmin("toll-free set " + toll_free + " --status APPROVED").exit_code, 0);
+  EXPECT_EQ(request({{"to", subscriber}, {"from", number}, {"brand_name", "Érable"}})
+                .body["details"][0]["field"],
+            "from")
+      << "a local number cannot ask";
+  EXPECT_EQ(
+      request({{"to", "+12125550123"}, {"from", toll_free}, {"brand_name", "Érable"}}).body["code"],
+      "NON_CANADIAN_NUMBER");
+
+  Reply first = request(body);
+  ASSERT_EQ(first.status, 201) << first.raw_body;
+  Reply asked = request(body);  // a newer request replaces the older one
+  ASSERT_EQ(asked.status, 201);
+  EXPECT_TRUE(asked.body["id"].get<std::string>().starts_with("oic_"));
+  EXPECT_EQ(asked.body["status"], "PENDING");
+  EXPECT_EQ(asked.body["language"], "fr");
+  EXPECT_FALSE(asked.body["message_id"].is_null());
+  ASSERT_TRUE(eventually([&] { return handset().size() == 2; }));
+  EXPECT_EQ(handset()[0]["from"], toll_free);
+  EXPECT_NE(handset()[0]["text"].get<std::string>().find("Répondez OUI"), std::string::npos);
+
+  Reply sent = sim.call("POST", "/sim/inbound", {},
+                        {{"from", subscriber}, {"to", toll_free}, {"text", "Oui"}});
+  ASSERT_EQ(sent.body["gateway_status"], 200);
+  auto listed = [&] {
+    return api.call("GET", "/v1/compliance/opt-in-confirmations", bearer(account.live_key))
+        .body["data"];
+  };
+  ASSERT_TRUE(eventually([&] { return listed()[0]["status"] == "CONFIRMED"; }));
+  EXPECT_EQ(listed()[0]["id"], asked.body["id"]);
+  EXPECT_FALSE(listed()[0]["reply_message_id"].is_null());
+  EXPECT_EQ(listed()[1]["status"], "EXPIRED") << "replaced by the newer request";
+  Reply consents = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(subscriber),
+                            bearer(account.live_key));
+  ASSERT_EQ(consents.body["data"].size(), 1u) << "the YES is express consent";
+  EXPECT_EQ(consents.body["data"][0]["doubleOptInConfirmationId"], asked.body["id"]);
+  EXPECT_EQ(consents.body["data"][0]["consentType"], "EXPRESS");
+}
+
+TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
+  ASSERT_EQ(api.call("POST", "/v1/compliance/consents", bearer(account.live_key),
+                     {{"phone_number", subscriber},
+                      {"consent_type", "express"},
+                      {"source_description", "Signed up in store"}})
+                .status,
+            201);
+  texts("Bonjour, c'est Marie Tremblay");
+  texts("STOP");
+  ASSERT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; }));
+  ASSERT_TRUE(eventually([&] { return !handset().empty(); }));
+  long long balance = balanceOf(api, account);
+
+  auto erase = [&](const std::string& key, const std::string& phone) {
+    return api.call("POST", "/v1/compliance/erasures", bearer(key), {{"phone_number", phone}});
+  };
+  EXPECT_EQ(erase(account.test_key, subscriber).body["code"], "LIVE_KEY_REQUIRED");
+  EXPECT_EQ(erase(account.live_key, number).body["code"], "CANNOT_ERASE_OWN_NUMBER");
+  Reply erased = erase(account.live_key, subscriber);
+  ASSERT_EQ(erased.status, 201) << erased.raw_body;
+  EXPECT_TRUE(erased.body["id"].get<std::string>().starts_with("ers_"));
+  EXPECT_EQ(erased.body["counts"]["messages_anonymized"], 3) << "two received, one reply";
+  EXPECT_EQ(erased.body["counts"]["consents_deleted"], 1);
+  EXPECT_EQ(erased.body["counts"]["opt_outs_kept"], 1);
+  EXPECT_FALSE(erased.body.dump().find(subscriber) != std::string::npos)
+      << "the erasure record does not name the number";
+
+  EXPECT_TRUE(inboundMessages().empty()) << "no message names the number any more";
+  Reply all = api.call("GET", "/v1/messages?direction=INBOUND", bearer(account.live_key));
+  ASSERT_EQ(all.body["data"].size(), 2u);
+  for (const auto& message : all.body["data"]) {
+    EXPECT_TRUE(message["body"].is_null());
+    EXPECT_EQ(message["body_purged"], true);
+    EXPECT_TRUE(message["from"].get<std::string>().starts_with("erased:"));
+  }
+  EXPECT_EQ(consentCheck(), "OPT_OUT") << "the opt-out keeps the number blocked";
+  EXPECT_EQ(balanceOf(api, account), balance);
+  EXPECT_EQ(ledgerSum(api, account), balance);
+}

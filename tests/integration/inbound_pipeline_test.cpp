@@ -230,3 +230,15 @@ TEST_F(InboundPipelineTest, ASenderThatDiedMidCallNeverSendsASecondText) {
   EXPECT_FALSE(failed.contains("to")) << "form c: no to, no from";
   EXPECT_FALSE(failed.contains("from"));
 }
+
+TEST_F(InboundPipelineTest, AnOptInRequestLapsesAfterSevenDays) {
+  scratch_.exec(
+      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
+      "to_number, brand_name, language, expires_at) VALUES ('oic_old', '" +
+      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
+      "', 'Érable', 'en', now() - interval '1 second')");
+  receive("YES");
+  EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_old'"), "EXPIRED");
+  EXPECT_EQ(count("consents"), 0) << "a late YES records no consent";
+  EXPECT_EQ(consentFrom(number_).reason, "NO_CONSENT");
+}
