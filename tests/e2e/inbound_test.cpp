@@ -7,6 +7,8 @@
 #include <functional>
 #include <thread>
 
+#include "domain/carrier_callback.h"
+#include "domain/clock.h"
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 #include "tests/support/webhook_receiver.h"
@@ -252,4 +254,38 @@ TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
   EXPECT_EQ(consentCheck(), "OPT_OUT") << "the opt-out keeps the number blocked";
   EXPECT_EQ(balanceOf(api, account), balance);
   EXPECT_EQ(ledgerSum(api, account), balance);
+}
+
+TEST_F(Inbound, ACallbackTheCarrierDeliversTwiceIsStoredAndChargedOnce) {
+  // The carrier retries a callback it did not see acknowledged: same message id, same text.
+  nlohmann::json callback = {{"data",
+                              {{"event_type", "message.received"},
+                               {"id", "evt_" + randomSubscriber("000").substr(5)},
+                               {"payload",
+                                {{"id", "carrier-msg-" + subscriber.substr(1)},
+                                 {"from", {{"phone_number", subscriber}}},
+                                 {"to", nlohmann::json::array({{{"phone_number", number}}})},
+                                 {"text", "STOP"},
+                                 {"parts", 1}}}}}};
+  std::string body = callback.dump();
+  for (int delivery = 0; delivery < 2; ++delivery) {
+    long long now = smsgw::unixSeconds(std::chrono::system_clock::now());
+    Reply accepted = api.call(
+        "POST", "/carrier/inbound",
+        {{"Content-Type", "application/json"},
+         {"X-Carrier-Timestamp", std::to_string(now)},
+         {"X-Carrier-Signature", smsgw::signCarrierCallback("sim-callback-secret", now, body)}},
+        nullptr, &body);
+    ASSERT_EQ(accepted.status, 200) << accepted.raw_body;
+  }
+  ASSERT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; }));
+  ASSERT_TRUE(eventually([&] { return !handset().empty(); }));
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the second copy has been handled too
+  EXPECT_EQ(inboundMessages().size(), 1u);
+  EXPECT_EQ(handset().size(), 1u) << "one confirmation, not two";
+  Reply ledger = api.call("GET", "/v1/accounts/" + account.id + "/transactions?limit=100",
+                          bearer(account.live_key));
+  int inbound_charges = 0;
+  for (const auto& entry : ledger.body["data"]) inbound_charges += entry["kind"] == "sms_inbound";
+  EXPECT_EQ(inbound_charges, 1);
 }
