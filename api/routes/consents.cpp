@@ -37,18 +37,14 @@ ApiResponse list(App& app, ApiRequest& req) {
     throw validationError("status", "must be ACTIVE, EXPIRED or REVOKED");
   }
   Page page = queryPage(req);
-  int offset = page.offset();
-  std::string mode(toString(req.who().mode));
   db::Session sql(app.db);
-  nlohmann::json data = nlohmann::json::array();
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_consent(c)::text FROM consents c WHERE c.account_id = :a "
-                       "AND c.mode = :m AND (:p = '' OR c.phone_number = :p2) "
-                       "AND (:s = '' OR c.status = :s2) "
-                       "ORDER BY c.created_at DESC, c.id DESC LIMIT :l OFFSET :o",
-       soci::use(req.who().account_id), soci::use(mode), soci::use(phone), soci::use(phone),
-       soci::use(status), soci::use(status), soci::use(page.limit), soci::use(offset));
-  for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
+  nlohmann::json data =
+      pageOfRecords(*sql,
+                    "SELECT api_consent(c)::text FROM consents c WHERE c.account_id = :account "
+                    "AND c.mode = :mode AND (:phone = '' OR c.phone_number = :phone) "
+                    "AND (:status = '' OR c.status = :status) "
+                    "ORDER BY c.created_at DESC, c.id DESC LIMIT :limit OFFSET :offset",
+                    req, page.limit, page.offset(), {{"phone", phone}, {"status", status}});
   return ApiResponse::json(200, {{"data", data}});
 }
 

@@ -32,6 +32,25 @@ nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
   return out;
 }
 
+nlohmann::json pageOfRecords(soci::session& sql, const std::string& select, const ApiRequest& req,
+                             int limit, int offset,
+                             const std::map<std::string, std::string>& filters) {
+  std::string mode(toString(req.who().mode));
+  soci::statement statement = (sql.prepare << select);
+  statement.exchange(soci::use(req.who().account_id, "account"));
+  statement.exchange(soci::use(mode, "mode"));
+  statement.exchange(soci::use(limit, "limit"));
+  statement.exchange(soci::use(offset, "offset"));
+  for (const auto& [name, value] : filters) statement.exchange(soci::use(value, name));
+  std::string text;
+  statement.exchange(soci::into(text));
+  statement.define_and_bind();
+  statement.execute();
+  nlohmann::json out = nlohmann::json::array();
+  while (statement.fetch()) out.push_back(nlohmann::json::parse(text));
+  return out;
+}
+
 void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id) {
   if (!owner) throw ApiError(ErrorCode::NOT_FOUND);
   if (*owner != account_id)

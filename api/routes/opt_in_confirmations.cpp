@@ -69,17 +69,14 @@ ApiResponse create(App& app, ApiRequest& req) {
 
 ApiResponse list(App& app, ApiRequest& req) {
   Page page = queryPage(req);
-  int offset = page.offset();
-  std::string mode(toString(req.who().mode));
   db::Session sql(app.db);
   compliance::expireOptIns(*sql, req.who().account_id, app.clock.now());
-  nlohmann::json data = nlohmann::json::array();
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_opt_in_confirmation(o)::text FROM opt_in_confirmations o "
-                       "WHERE o.account_id = :a AND o.mode = :m "
-                       "ORDER BY o.created_at DESC, o.id DESC LIMIT :l OFFSET :o",
-       soci::use(req.who().account_id), soci::use(mode), soci::use(page.limit), soci::use(offset));
-  for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
+  nlohmann::json data =
+      pageOfRecords(*sql,
+                    "SELECT api_opt_in_confirmation(o)::text FROM opt_in_confirmations o "
+                    "WHERE o.account_id = :account AND o.mode = :mode "
+                    "ORDER BY o.created_at DESC, o.id DESC LIMIT :limit OFFSET :offset",
+                    req, page.limit, page.offset());
   return ApiResponse::json(200, {{"data", data}});
 }
 

@@ -3,6 +3,7 @@
 // Recording one through the API raises no opt_out.recorded event (spec "Opt-out").
 #include <soci/soci.h>
 
+#include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
@@ -20,18 +21,14 @@ std::string queryPhone(const ApiRequest& req, const char* name) {
 ApiResponse list(App& app, ApiRequest& req) {
   std::string phone = queryPhone(req, "phone_number"), from = queryPhone(req, "from_number");
   Page page = queryPage(req);
-  int offset = page.offset();
-  std::string mode(toString(req.who().mode));
   db::Session sql(app.db);
-  nlohmann::json data = nlohmann::json::array();
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_opt_out(o)::text FROM opt_outs o WHERE o.account_id = :a "
-                       "AND o.mode = :m AND (:p = '' OR o.phone_number = :p2) "
-                       "AND (:f = '' OR o.from_number = :f2) "
-                       "ORDER BY o.opted_out_at DESC, o.id DESC LIMIT :l OFFSET :o",
-       soci::use(req.who().account_id), soci::use(mode), soci::use(phone), soci::use(phone),
-       soci::use(from), soci::use(from), soci::use(page.limit), soci::use(offset));
-  for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
+  nlohmann::json data =
+      pageOfRecords(*sql,
+                    "SELECT api_opt_out(o)::text FROM opt_outs o WHERE o.account_id = :account "
+                    "AND o.mode = :mode AND (:phone = '' OR o.phone_number = :phone) "
+                    "AND (:from = '' OR o.from_number = :from) "
+                    "ORDER BY o.opted_out_at DESC, o.id DESC LIMIT :limit OFFSET :offset",
+                    req, page.limit, page.offset(), {{"phone", phone}, {"from", from}});
   return ApiResponse::json(200, {{"data", data}});
 }
 
