@@ -120,16 +120,22 @@ nlohmann::json rowError(size_t row, const ApiError& error) {
   return entry;
 }
 
-bool countOf(soci::session& sql, const std::string& query, const std::string& account,
-             const std::string& mode, const std::string& phone, const std::string& extra = "") {
-  int n = 0;
-  if (extra.empty()) {
-    sql << query, soci::use(account), soci::use(mode), soci::use(phone), soci::into(n);
-  } else {
-    sql << query, soci::use(account), soci::use(mode), soci::use(phone), soci::use(extra),
-        soci::into(n);
-  }
-  return n > 0;
+// What the account already holds for a row's number: an opt-out in force wins over any consent
+// in a file; an ACTIVE consent of the same type makes the row a repeat.
+enum class Standing { OptedOut, AlreadyRecorded, New };
+
+Standing standingOf(soci::session& sql, const std::string& account, const std::string& mode,
+                    const compliance::ConsentDraft& draft) {
+  int opted_out = 0, recorded = 0;
+  sql << "SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = :a AND mode = :m "
+         "AND phone_number = :p AND reinstated_at IS NULL)::int, "
+         "EXISTS (SELECT 1 FROM consents WHERE account_id = :a2 AND mode = :m2 "
+         "AND phone_number = :p2 AND status = 'ACTIVE' AND consent_type = :t)::int",
+      soci::use(account), soci::use(mode), soci::use(draft.phone_number), soci::use(account),
+      soci::use(mode), soci::use(draft.phone_number), soci::use(draft.consent_type),
+      soci::into(opted_out), soci::into(recorded);
+  if (opted_out) return Standing::OptedOut;
+  return recorded ? Standing::AlreadyRecorded : Standing::New;
 }
 
 ApiResponse create(App& app, ApiRequest& req) {
@@ -167,15 +173,10 @@ ApiResponse create(App& app, ApiRequest& req) {
     }
     if (!seen.insert(draft.phone_number).second) {
       ++counts.duplicate_in_file;
-    } else if (countOf(*sql,
-                       "SELECT count(*) FROM opt_outs WHERE account_id = :a AND mode = :m "
-                       "AND phone_number = :p AND reinstated_at IS NULL",
-                       account, mode, draft.phone_number)) {
-      ++counts.opted_out;  // an opt-out in force wins over any consent in a file
-    } else if (countOf(*sql,
-                       "SELECT count(*) FROM consents WHERE account_id = :a AND mode = :m "
-                       "AND phone_number = :p AND status = 'ACTIVE' AND consent_type = :t",
-                       account, mode, draft.phone_number, draft.consent_type)) {
+    } else if (Standing standing = standingOf(*sql, account, mode, draft);
+               standing == Standing::OptedOut) {
+      ++counts.opted_out;
+    } else if (standing == Standing::AlreadyRecorded) {
       ++counts.already_recorded;
     } else {
       compliance::recordConsent(*sql, account, mode, draft, id);

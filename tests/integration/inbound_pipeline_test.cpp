@@ -41,6 +41,14 @@ class InboundPipelineTest : public NumbersTest {
     return compliance::checkConsent(*sql, account_, "LIVE", kSubscriber, from,
                                     at("2027-01-15T00:00:00Z"));
   }
+  // A PENDING double opt-in request from the account's number to the subscriber.
+  void pendingOptIn(const std::string& id, const std::string& expires_at_sql) {
+    scratch_.exec(
+        "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
+        "to_number, brand_name, language, expires_at) VALUES ('" +
+        id + "', '" + account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
+        "', 'Érable', 'fr', " + expires_at_sql + ")");
+  }
   topics::Record outboundRecord(const std::string& message_id) {
     topics::OutboundSms sms{message_id, account_, number_, "LIVE"};
     return {"sms.outbound", 0, 0, number_, sms.toJson().dump(), {}};
@@ -154,11 +162,7 @@ TEST_F(InboundPipelineTest, ATextToANumberNobodyHoldsIsDropped) {
 }
 
 TEST_F(InboundPipelineTest, YesConfirmsAPendingDoubleOptInAndStopDeclinesOne) {
-  scratch_.exec(
-      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
-      "to_number, brand_name, language, expires_at) VALUES ('oic_1', '" +
-      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
-      "', 'Érable', 'fr', now() + interval '7 days')");
+  pendingOptIn("oic_1", "now() + interval '7 days'");
   receive("Oui!");
   EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_1'"), "CONFIRMED");
   EXPECT_EQ(count("opt_in_confirmations WHERE reply_message_id IS NOT NULL"), 1);
@@ -167,11 +171,7 @@ TEST_F(InboundPipelineTest, YesConfirmsAPendingDoubleOptInAndStopDeclinesOne) {
             1);
   EXPECT_TRUE(consentFrom(number_).allowed);
 
-  scratch_.exec(
-      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
-      "to_number, brand_name, language, expires_at) VALUES ('oic_2', '" +
-      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
-      "', 'Érable', 'en', now() + interval '7 days')");
+  pendingOptIn("oic_2", "now() + interval '7 days'");
   receive("STOP");
   EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_2'"), "DECLINED");
 }
@@ -232,11 +232,7 @@ TEST_F(InboundPipelineTest, ASenderThatDiedMidCallNeverSendsASecondText) {
 }
 
 TEST_F(InboundPipelineTest, AnOptInRequestLapsesAfterSevenDays) {
-  scratch_.exec(
-      "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, "
-      "to_number, brand_name, language, expires_at) VALUES ('oic_old', '" +
-      account_ + "', 'LIVE', 'PENDING', '" + number_ + "', '" + kSubscriber +
-      "', 'Érable', 'en', now() - interval '1 second')");
+  pendingOptIn("oic_old", "now() - interval '1 second'");
   receive("YES");
   EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_old'"), "EXPIRED");
   EXPECT_EQ(count("consents"), 0) << "a late YES records no consent";
