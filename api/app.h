@@ -9,6 +9,7 @@
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
+#include "domain/send_policy.h"
 #include "topics/outbox_relay.h"
 
 namespace smsgw::api {
@@ -24,6 +25,7 @@ struct ApiConfig {
   std::string platform_sender = "+15873190000";  // platform texts (owner verification codes)
   std::string terms_version = "2026-01";
   std::string carrier_callback_secret;  // verifies the carrier's signed callbacks
+  SendPolicy send_policy;               // send limits and pacing
 };
 
 struct App {

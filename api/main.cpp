@@ -27,6 +27,7 @@ api::ApiConfig loadConfig() {
   config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
   config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
   config.carrier_callback_secret = env::get("CARRIER_CALLBACK_SECRET", "sim-callback-secret");
+  config.send_policy = SendPolicy::fromEnvironment();
   return config;
 }
 

@@ -22,6 +22,8 @@ struct Caller {
   Permissions permissions;
   std::string account_status;
   bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
+  // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
+  bool allow_list_required = false;
 
   bool live() const { return mode == KeyMode::Live; }
 };

@@ -51,6 +51,32 @@ void setInboundCap(Staff& staff, const std::string& account_id, int cap) {
             << "\n";
 }
 
+void setDailySendLimit(Staff& staff, const std::string& account_id, int limit) {
+  if (limit < -1) throw std::runtime_error("--limit must be -1 (platform default) or more");
+  db::Session sql(staff.db);
+  soci::indicator limit_ind = limit < 0 ? soci::i_null : soci::i_ok;
+  std::string updated;
+  *sql << "UPDATE accounts SET daily_send_limit = :l WHERE id = :id RETURNING id",
+      soci::use(limit, limit_ind), soci::use(account_id), soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  std::cout << nlohmann::json{{"account_id", account_id},
+                              {"daily_send_limit",
+                               limit < 0 ? nlohmann::json(nullptr) : nlohmann::json(limit)}}
+                   .dump()
+            << "\n";
+}
+
+void resumeSending(Staff& staff, const std::string& account_id) {
+  db::Session sql(staff.db);
+  std::string updated;
+  *sql << "UPDATE accounts SET sms_paused_until = NULL, sms_pause_reason = NULL WHERE id = :id "
+          "RETURNING id",
+      soci::use(account_id), soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  std::cout << nlohmann::json{{"account_id", account_id}, {"sms_paused_until", nullptr}}.dump()
+            << "\n";
+}
+
 namespace {
 
 // Numbers the pass published a record for that is not handled yet.

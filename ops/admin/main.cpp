@@ -78,6 +78,14 @@ int main(int argc, char** argv) {
   credit->add_option("--cents", cents, "amount in cents CAD")->required();
   credit->add_option("--note", note, "why (in the ledger)")->required();
 
+  int daily_limit = 0;
+  auto* daily_limit_cmd = account->add_subcommand(
+      "set-daily-limit", "messages per rolling 24 hours (-1: the platform default)");
+  daily_limit_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  daily_limit_cmd->add_option("--limit", daily_limit, "messages per 24 hours")->required();
+  auto* resume_cmd =
+      account->add_subcommand("resume-sending", "end an automatic pause of LIVE SMS sending");
+  resume_cmd->add_option("account", account_id, "account id (acc_…)")->required();
   int inbound_cap = 0;
   auto* inbound_cap_cmd =
       account->add_subcommand("set-inbound-cap", "inbound SMS per rolling 24 hours (0: unlimited)");
@@ -119,6 +127,8 @@ int main(int argc, char** argv) {
     if (release->parsed()) admin::releaseNumberAsStaff(staff, number);
     if (credit->parsed()) admin::creditAccount(staff, account_id, cents, note);
     if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
+    if (daily_limit_cmd->parsed()) admin::setDailySendLimit(staff, account_id, daily_limit);
+    if (resume_cmd->parsed()) admin::resumeSending(staff, account_id);
     if (rent_run->parsed()) {
       TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
       admin::runRent(staff, as_of, rent_account, wait_seconds);

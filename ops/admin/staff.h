@@ -37,6 +37,10 @@ void creditAccount(Staff& staff, const std::string& account_id, long long cents,
 
 // Sets the account's inbound SMS cap per rolling 24 hours (0: unlimited).
 void setInboundCap(Staff& staff, const std::string& account_id, int cap);
+// Messages per rolling 24 h for one account; -1 returns it to the platform default.
+void setDailySendLimit(Staff& staff, const std::string& account_id, int limit);
+// Ends an automatic pause of LIVE SMS sending.
+void resumeSending(Staff& staff, const std::string& account_id);
 
 // Runs the billing pass as of a time; with `wait_seconds`, waits until the rent-billing
 // worker has handled every record it published.

@@ -25,7 +25,7 @@ TEST(ApiKeys, NarrowKeysAreForbiddenOutsideTheirPermissions) {
   EXPECT_EQ(created.body["permissions"], nlohmann::json({{"messages", "r"}}));
   EXPECT_EQ(api.call("GET", "/v1/messages", bearer(reader)).status, 200);
   Reply refused = api.call("POST", "/v1/messages", bearer(reader),
-                           {{"from", "+14165550100"}, {"to", "+14165550123"}, {"body", "x"}});
+                           {{"from", "+14165550100"}, {"to", "+14162220123"}, {"body", "x"}});
   EXPECT_EQ(refused.status, 403);
   EXPECT_EQ(refused.body["code"], "FORBIDDEN");
   EXPECT_EQ(api.call("GET", "/v1/webhooks", bearer(reader)).body["code"], "FORBIDDEN");

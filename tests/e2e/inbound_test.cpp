@@ -9,6 +9,7 @@
 
 #include "domain/carrier_callback.h"
 #include "domain/clock.h"
+#include "tests/support/eventually.h"
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 #include "tests/support/webhook_receiver.h"
@@ -16,16 +17,6 @@
 using namespace smsgw::testing;
 
 namespace {
-
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::seconds timeout = std::chrono::seconds(20)) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return condition();
-}
 
 std::string encoded(const std::string& e164) {
   return "%2B" + e164.substr(1);

@@ -22,10 +22,10 @@ TEST(Messages, RefusesBadNumbersAndBodiesWithoutCreatingAnything) {
   };
   EXPECT_EQ(send(sms("4165550123", "hi")).body["code"], "INVALID_PHONE_NUMBER");
   EXPECT_EQ(send(sms("+12125550123", "hi")).body["code"], "NON_CANADIAN_NUMBER");
-  EXPECT_EQ(send(sms("+14165550123", "")).body["code"], "VALIDATION_ERROR");
-  EXPECT_EQ(send(sms("+14165550123", std::string(1531, 'a'))).body["code"], "MESSAGE_TOO_LONG");
-  EXPECT_EQ(send(sms("+14165550123", std::string(1530, 'a'))).status, 201);
-  EXPECT_EQ(send(sms("+14165550123", std::string(766, '{'))).body["code"], "MESSAGE_TOO_LONG");
+  EXPECT_EQ(send(sms("+14162220123", "")).body["code"], "VALIDATION_ERROR");
+  EXPECT_EQ(send(sms("+14162220123", std::string(1531, 'a'))).body["code"], "MESSAGE_TOO_LONG");
+  EXPECT_EQ(send(sms("+14162220123", std::string(1530, 'a'))).status, 201);
+  EXPECT_EQ(send(sms("+14162220123", std::string(766, '{'))).body["code"], "MESSAGE_TOO_LONG");
   Reply list = api.call("GET", "/v1/messages", bearer(account.test_key));
   EXPECT_EQ(list.body["meta"]["total"], 1);
 }
@@ -34,11 +34,11 @@ TEST(Messages, CountsPartsAsTheCarrierWould) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
   Reply two = api.call("POST", "/v1/messages", bearer(account.test_key),
-                       sms("+14165550123", std::string(161, 'a')));
+                       sms("+14162220123", std::string(161, 'a')));
   EXPECT_EQ(two.body["segment_count"], 2);
   EXPECT_EQ(two.body["cost_cents"], 4);
   Reply unicode = api.call("POST", "/v1/messages", bearer(account.test_key),
-                           sms("+14165550123", "Ça coûte 5 $ 🙂"));
+                           sms("+14162220123", "Ça coûte 5 $ 🙂"));
   EXPECT_EQ(unicode.body["segment_count"], 1);
 }
 
@@ -48,7 +48,7 @@ TEST(Messages, IdempotencyKeyReturnsTheSameMessageAndRefusesADifferentOne) {
   auto send = [&](const std::string& body) {
     return api.call("POST", "/v1/messages",
                     bearer(account.test_key, {{"Idempotency-Key", "order-42"}}),
-                    sms("+14165550123", body));
+                    sms("+14162220123", body));
   };
   Reply first = send("Your order shipped");
   Reply again = send("Your order shipped");
@@ -60,17 +60,17 @@ TEST(Messages, IdempotencyKeyReturnsTheSameMessageAndRefusesADifferentOne) {
   EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.test_key)).body["meta"]["total"], 1);
 }
 
-TEST(Messages, LiveSendsRefuseSkipConsentAndNeedAVerifiedOwner) {
+TEST(Messages, ALiveSendFromANumberNotOwnedIsRefusedFirst) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUpAndFund(api);
   Reply skip =
-      api.call("POST", "/v1/messages", bearer(account.live_key), sms("+14165550123", "hi"));
+      api.call("POST", "/v1/messages", bearer(account.live_key), sms("+14162220123", "hi"));
   EXPECT_EQ(skip.status, 403);
-  EXPECT_EQ(skip.body["code"], "FORBIDDEN");
-  nlohmann::json body = sms("+14165550123", "hi");
+  EXPECT_EQ(skip.body["code"], "PHONE_NUMBER_NOT_OWNED") << "the from number is checked first";
+  nlohmann::json body = sms("+14162220123", "hi");
   body.erase("skip_consent_check");
   EXPECT_EQ(api.call("POST", "/v1/messages", bearer(account.live_key), body).body["code"],
-            "ACCOUNT_NOT_VERIFIED");
+            "PHONE_NUMBER_NOT_OWNED");
   Reply doc = api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key));
   EXPECT_EQ(doc.body["account"]["balance_cents"], 5000) << "refusals charge nothing";
 }
@@ -80,7 +80,7 @@ TEST(Messages, TestAndLiveDataStayApartAndOtherAccountsAreForbidden) {
   TestAccount account = signUpAndFund(api);
   TestAccount other = signUp(api);
   std::string id =
-      api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14165550123", "hi"))
+      api.call("POST", "/v1/messages", bearer(account.test_key), sms("+14162220123", "hi"))
           .body["id"];
   EXPECT_EQ(api.call("GET", "/v1/messages/" + id, bearer(account.test_key)).status, 200);
   EXPECT_EQ(api.call("GET", "/v1/messages/" + id, bearer(account.live_key)).status, 404);
@@ -94,7 +94,7 @@ TEST(Messages, ListIsPagedNewestFirstAndFiltered) {
   TestAccount account = signUp(api);
   for (int i = 0; i < 5; ++i) {
     ASSERT_EQ(api.call("POST", "/v1/messages", bearer(account.test_key),
-                       sms("+1416555012" + std::to_string(i), "m" + std::to_string(i)))
+                       sms("+1416222012" + std::to_string(i), "m" + std::to_string(i)))
                   .status,
               201);
   }
@@ -103,7 +103,7 @@ TEST(Messages, ListIsPagedNewestFirstAndFiltered) {
   EXPECT_EQ(page.body["meta"],
             nlohmann::json({{"page", 2}, {"limit", 2}, {"total", 5}, {"pages", 3}}));
   EXPECT_EQ(page.body["data"][0]["body"], "m2");
-  Reply filtered = api.call("GET", "/v1/messages?to=%2B14165550123", bearer(account.test_key));
+  Reply filtered = api.call("GET", "/v1/messages?to=%2B14162220123", bearer(account.test_key));
   EXPECT_EQ(filtered.body["meta"]["total"], 1);
   EXPECT_EQ(api.call("GET", "/v1/messages?direction=INBOUND", bearer(account.test_key))
                 .body["meta"]["total"],

@@ -109,7 +109,7 @@ TEST(TollFree, StaffSetTheVerificationAndUnverifiedNumbersCannotSend) {
 
   auto send = [&] {
     return api.call("POST", "/v1/messages", bearer(account.live_key),
-                    {{"from", number["phone_number"]}, {"to", "+15145550123"}, {"body", "Hi"}});
+                    {{"from", number["phone_number"]}, {"to", "+15142220123"}, {"body", "Hi"}});
   };
   EXPECT_EQ(send().body["details"]["reason"], "toll_free_verification_not_approved");
   AdminRun review = runAdmin("toll-free set " + number["phone_number"].get<std::string>() +
@@ -147,7 +147,7 @@ TEST(RentBilling, SuspensionTopUpReactivationAndGraceExpiryEachRaiseOneEvent) {
   EXPECT_EQ(statusOf(api, account, kept), "SUSPENDED");
   EXPECT_EQ(statusOf(api, account, lost), "SUSPENDED");
   Reply send = api.call("POST", "/v1/messages", bearer(account.live_key),
-                        {{"from", kept["phone_number"]}, {"to", "+15145550123"}, {"body", "Hi"}});
+                        {{"from", kept["phone_number"]}, {"to", "+15142220123"}, {"body", "Hi"}});
   EXPECT_EQ(send.status, 409);
   EXPECT_EQ(send.body["code"], "PHONE_NUMBER_SUSPENDED");
   Reply doc = api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key));

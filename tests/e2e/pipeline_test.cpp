@@ -24,7 +24,7 @@ TEST(Pipeline, TestSendReachesTheWebhookSignedQueuedSentAndDelivered) {
 
   Reply sent = api.call("POST", "/v1/messages", bearer(account.test_key),
                         {{"from", "+14165550100"},
-                         {"to", "+15145550123"},
+                         {"to", "+15142220123"},
                          {"body", "Bonjour!"},
                          {"skip_consent_check", true}});
   ASSERT_EQ(sent.status, 201) << sent.raw_body;
@@ -49,7 +49,7 @@ TEST(Pipeline, TestSendReachesTheWebhookSignedQueuedSentAndDelivered) {
     EXPECT_EQ(envelope["account_id"], account.id);
     EXPECT_EQ(envelope["data"]["message_id"], message_id);
     EXPECT_EQ(envelope["data"]["from"], "+14165550100");
-    EXPECT_EQ(envelope["data"]["to"], "+15145550123");
+    EXPECT_EQ(envelope["data"]["to"], "+15142220123");
     EXPECT_EQ(envelope["created"].get<std::string>().size(), 24u);  // 2026-11-22T10:00:00.000Z
     types.insert(envelope["type"]);
     ids.insert(envelope["id"]);
@@ -87,7 +87,7 @@ TEST(Pipeline, WebhookOnlyGetsTheEventsItSubscribedTo) {
             201);
   ASSERT_EQ(api.call("POST", "/v1/messages", bearer(account.test_key),
                      {{"from", "+14165550100"},
-                      {"to", "+14165550124"},
+                      {"to", "+14162220124"},
                       {"body", "hi"},
                       {"skip_consent_check", true}})
                 .status,

@@ -8,14 +8,18 @@
 #include <regex>
 
 #include "domain/crypto.h"
+#include "domain/destinations.h"
 #include "tests/support/test_env.h"
 
 namespace smsgw::testing {
 
 std::string randomSubscriber(const std::string& area_code) {
-  unsigned long random = 0;
-  for (unsigned char c : crypto::randomBytes(4)) random = random * 256 + c;
-  return "+1" + area_code + std::to_string(2000000 + random % 8000000);
+  for (;;) {  // never a reserved exchange (555, N11, test codes): sends to those are refused
+    unsigned long random = 0;
+    for (unsigned char c : crypto::randomBytes(4)) random = random * 256 + c;
+    std::string number = "+1" + area_code + std::to_string(2000000 + random % 8000000);
+    if (!isReservedDestination(*E164::parse(number))) return number;
+  }
 }
 
 void verifyOwnerPhone(HttpTestClient& api, const TestAccount& account) {

@@ -13,6 +13,7 @@
 #include "workers/compliance/opt_in.h"
 #include "workers/compliance/platform_texts.h"
 #include "workers/compliance/records.h"
+#include "workers/messaging/protection.h"
 
 namespace smsgw::workers {
 namespace {
@@ -174,6 +175,7 @@ void InboundHandler::operator()(const topics::Record& record) {
                                {"status", "RECEIVED"},
                                {"message_status", "RECEIVED"}}});
     if (outcome.follow_up) topics::raiseEvent(*sql, *outcome.follow_up);
+    if (outcome.action == "opted_out") reviewOptOutRate(*sql, holder->account_id, policy_);
     if (outcome.auto_reply_keyword) {
       compliance::queuePlatformText(
           *sql, {holder->account_id, "LIVE", sms.to, sms.from, autoReplyText(reply, holder->brand),

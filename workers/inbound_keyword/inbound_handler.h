@@ -7,6 +7,7 @@
 // stored without content, uncharged and not announced (STOP, START and HELP keep working).
 // The carrier's message id is the natural key: a replayed record changes nothing.
 
+#include "domain/send_policy.h"
 #include "topics/consumer_loop.h"
 #include "workers/runtime/run_worker.h"
 
@@ -14,11 +15,13 @@ namespace smsgw::workers {
 
 class InboundHandler {
  public:
-  explicit InboundHandler(WorkerContext& context) : context_(context) {}
+  explicit InboundHandler(WorkerContext& context, SendPolicy policy = {})
+      : context_(context), policy_(policy) {}
   void operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;
+  SendPolicy policy_;  // the opt-out rate that pauses sending
 };
 
 }  // namespace smsgw::workers

@@ -5,8 +5,10 @@
 
 int main() {
   using namespace smsgw;
-  return workers::runWorker({"inbound-keyword", {std::string(topics::kSmsInbound.name)}},
-                            [](workers::WorkerContext& context) {
-                              return topics::RecordHandler(workers::InboundHandler(context));
-                            });
+  SendPolicy policy = SendPolicy::fromEnvironment();
+  return workers::runWorker(
+      {"inbound-keyword", {std::string(topics::kSmsInbound.name)}},
+      [&policy](workers::WorkerContext& context) {
+        return topics::RecordHandler(workers::InboundHandler(context, policy));
+      });
 }

@@ -1,11 +1,34 @@
-// smsgw-receipt: consumes carrier.receipts and settles messages.
+// smsgw-receipt: consumes carrier.receipts and settles messages; a periodic pass raises spend
+// warnings and purges message bodies past the retention period.
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include "domain/env.h"
 #include "topics/catalogue.h"
+#include "workers/messaging/protection.h"
+#include "workers/messaging/retention.h"
 #include "workers/receipt/receipt_handler.h"
 
 int main() {
   using namespace smsgw;
-  return workers::runWorker({"receipt", {std::string(topics::kCarrierReceipts.name)}},
-                            [](workers::WorkerContext& context) {
-                              return topics::RecordHandler(workers::ReceiptHandler(context));
-                            });
+  SendPolicy policy = SendPolicy::fromEnvironment();
+  workers::WorkerSpec spec("receipt", {std::string(topics::kCarrierReceipts.name)});
+  spec.periodic_interval =
+      std::chrono::milliseconds(env::getInt("ACCOUNT_PROTECTION_INTERVAL_MS", 60000));
+  spec.periodic = [&policy](workers::WorkerContext& context) {
+    {
+      db::Session sql(context.db);
+      soci::transaction tx(*sql);
+      int warned = workers::raiseSpendWarnings(*sql, policy);
+      tx.commit();
+      if (warned) context.relay.notify();
+    }
+    db::Session sql(context.db);
+    int purged = 0;
+    while (int batch = workers::purgeExpiredBodies(*sql, policy, 1000)) purged += batch;
+    if (purged) spdlog::info("retention: purged {} message bodies", purged);
+  };
+  return workers::runWorker(spec, [&](workers::WorkerContext& context) {
+    return topics::RecordHandler(workers::ReceiptHandler(context, policy));
+  });
 }

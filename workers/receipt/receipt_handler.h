@@ -1,8 +1,8 @@
 #pragma once
-// Receipt worker handler: applies the carrier's final word (carrier.receipts) to a message.
-// delivered -> DELIVERED; delivery_failed/expired -> UNDELIVERED (charge kept);
-// sending_failed -> FAILED (LIVE charge refunded). Guarded by status, so replays change nothing.
+// Receipt worker handler: applies the carrier's receipt (carrier.receipts) to a message
+// (workers/messaging/receipts.h). Replays change nothing.
 
+#include "domain/send_policy.h"
 #include "topics/consumer_loop.h"
 #include "workers/runtime/run_worker.h"
 
@@ -10,11 +10,13 @@ namespace smsgw::workers {
 
 class ReceiptHandler {
  public:
-  explicit ReceiptHandler(WorkerContext& context) : context_(context) {}
+  explicit ReceiptHandler(WorkerContext& context, SendPolicy policy = {})
+      : context_(context), policy_(policy) {}
   void operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;
+  SendPolicy policy_;
 };
 
 }  // namespace smsgw::workers

@@ -5,101 +5,88 @@
 
 #include <optional>
 
-#include "db/ledger.h"
 #include "domain/errors.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/messaging/charges.h"
+#include "workers/messaging/protection.h"
+#include "workers/messaging/receipts.h"
+#include "workers/messaging/undeliverable.h"
 
 namespace smsgw::workers {
 namespace {
 
-// Longer than any carrier call (CARRIER_TIMEOUT_MS) can last: a hand-off started earlier than
-// this with no outcome belongs to a sender that died.
-constexpr int kStaleAfterSeconds = 60;
-
 struct Outgoing {
-  std::string id, account_id, from, to, body;
-  long long cost_cents = 0;
+  ChargedMessage charge;
+  std::string from, to, body;
+  int part_price_cents = 0;
 };
 
-void refund(soci::session& sql, const Outgoing& message, const std::string& why) {
-  if (message.cost_cents <= 0) return;
-  db::postLedgerEntry(
-      sql, {message.account_id, message.cost_cents, "sms_refund", message.id, "Refund: " + why});
-  sql << "UPDATE messages SET cost_cents = 0 WHERE id = :id", soci::use(message.id);
-}
+struct Claim {
+  std::optional<Outgoing> message;
+  HandoffOutcome otherwise = HandoffOutcome::NotOurs;
+};
 
-// FAILED STALE_QUEUED for a hand-off that never settled (message.failed form c: no to, no from).
-void failStale(soci::session& sql, const std::string& id) {
-  Outgoing message;
-  message.id = id;
-  sql << "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
-         "error_message = 'Sending was interrupted by a restart; the message was not sent again.', "
-         "updated_at = now() WHERE id = :id AND status = 'QUEUED' "
-         "RETURNING account_id, cost_cents",
-      soci::use(id), soci::into(message.account_id), soci::into(message.cost_cents);
-  if (!sql.got_data()) return;
-  refund(sql, message, "sending interrupted");
-  topics::raiseEvent(sql, {message.account_id,
-                           "message.failed",
-                           true,
-                           {{"message_id", id},
-                            {"status", "FAILED"},
-                            {"message_status", "FAILED"},
-                            {"error_code", "STALE_QUEUED"},
-                            {"error_message", "Sending was interrupted by a restart."}}});
-}
-
-// Records that the hand-off starts; nothing when it is not ours to send.
-std::optional<Outgoing> claim(db::Database& db, const std::string& id) {
+// Records that the hand-off starts now; nothing when it is not ours to send (yet).
+Claim claim(db::Database& db, const std::string& id) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   Outgoing message;
-  message.id = id;
+  message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
   *sql << "UPDATE messages SET handoff_started_at = now(), updated_at = now() WHERE id = :id "
           "AND mode = 'LIVE' AND status = 'QUEUED' AND handoff_started_at IS NULL "
-          "RETURNING account_id, from_number, to_number, body, cost_cents",
-      soci::use(id), soci::into(message.account_id), soci::into(message.from),
-      soci::into(message.to), soci::into(message.body, body_ind), soci::into(message.cost_cents);
+          "AND (send_at IS NULL OR send_at <= now()) "
+          "RETURNING account_id, from_number, to_number, body, cost_cents, send_attempt, "
+          "part_price_cents",
+      soci::use(id), soci::into(message.charge.account_id), soci::into(message.from),
+      soci::into(message.to), soci::into(message.body, body_ind),
+      soci::into(message.charge.cost_cents), soci::into(message.charge.attempt),
+      soci::into(message.part_price_cents);
   if (sql->got_data()) {
     tx.commit();
-    return message;
+    return {message};
   }
-  int queued = 0, stale = 0;
-  *sql << "SELECT (status = 'QUEUED')::int, (handoff_started_at < now() - make_interval(secs => "
-          ":s))::int FROM messages WHERE id = :id",
-      soci::use(kStaleAfterSeconds), soci::use(id), soci::into(queued), soci::into(stale);
-  if (!sql->got_data() || !queued) return std::nullopt;  // settled already: a replay
+  int queued = 0, started = 0, stale = 0;
+  *sql << "SELECT (status = 'QUEUED')::int, (handoff_started_at IS NOT NULL)::int, "
+          "coalesce(handoff_started_at < now() - make_interval(secs => :s), false)::int "
+          "FROM messages WHERE id = :id AND mode = 'LIVE'",
+      soci::use(kStaleHandoffSeconds), soci::use(id), soci::into(queued), soci::into(started),
+      soci::into(stale);
+  if (!sql->got_data() || !queued) return {};         // settled already: a replay
+  if (!started) return {{}, HandoffOutcome::NotDue};  // its pacing slot comes later
   if (!stale) {
     // Another sender is calling the carrier for it right now (a rebalance handed us its record).
     throw topics::RetryableError("hand-off of " + id + " in progress elsewhere");
   }
-  failStale(*sql, id);
+  failStaleHandoff(*sql, id);
   tx.commit();
-  return std::nullopt;
+  return {};
 }
 
-void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result) {
+void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
+              const SendPolicy& policy) {
   int parts = result.parts;
   std::string updated;
   sql << "UPDATE messages SET status = 'SENDING', carrier_message_id = :cid, sent_at = now(), "
          "segment_count = :parts, updated_at = now() WHERE id = :id AND status = 'QUEUED' "
          "RETURNING id",
-      soci::use(result.carrier_message_id), soci::use(parts), soci::use(message.id),
+      soci::use(result.carrier_message_id), soci::use(parts), soci::use(message.charge.id),
       soci::into(updated);
   if (!sql.got_data()) return;
-  topics::raiseEvent(sql, {message.account_id,
+  long long cost = settleCharge(sql, message.charge, message.part_price_cents, parts);
+  topics::raiseEvent(sql, {message.charge.account_id,
                            "message.sent",
                            true,
-                           {{"message_id", message.id},
+                           {{"message_id", message.charge.id},
                             {"from", message.from},
                             {"to", message.to},
                             {"status", "SENDING"},
                             {"message_status", "SENDING"},
                             {"carrier_message_id", result.carrier_message_id},
                             {"segment_count", parts},
-                            {"cost_cents", message.cost_cents}}});
+                            {"cost_cents", cost}}});
+  applyHeldReceipt(sql, result.carrier_message_id, policy);
 }
 
 ErrorCode failureCode(const CarrierSendResult& result) {
@@ -116,9 +103,10 @@ ErrorCode failureCode(const CarrierSendResult& result) {
   return ErrorCode::CARRIER_UNAVAILABLE;
 }
 
-// FAILED at hand-off (message.failed form a). A throttled send is CARRIER_THROTTLED: safe to
-// resend. A timeout is never retried: the carrier may have sent it.
-void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult& result) {
+// FAILED at hand-off (message.failed form a), refunded. A throttled send is CARRIER_THROTTLED:
+// safe to resend. A timeout is never retried: the carrier may have sent it.
+void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
+            const SendPolicy& policy) {
   std::string code = result.kind == CarrierSendResult::Kind::Throttled
                          ? "CARRIER_THROTTLED"
                          : std::string(errorInfo(failureCode(result)).name);
@@ -127,41 +115,69 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
   std::string updated;
   sql << "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = :m, "
          "updated_at = now() WHERE id = :id AND status = 'QUEUED' RETURNING id",
-      soci::use(code), soci::use(text), soci::use(message.id), soci::into(updated);
+      soci::use(code), soci::use(text), soci::use(message.charge.id), soci::into(updated);
   if (!sql.got_data()) return;
-  refund(sql, message, "the carrier did not take the message");
-  topics::raiseEvent(sql, {message.account_id,
+  refundCharge(sql, message.charge, "the carrier did not take the message");
+  topics::raiseEvent(sql, {message.charge.account_id,
                            "message.failed",
                            true,
-                           {{"message_id", message.id},
+                           {{"message_id", message.charge.id},
                             {"from", message.from},
                             {"to", message.to},
                             {"status", "FAILED"},
                             {"message_status", "FAILED"},
                             {"error_code", code},
                             {"error_message", text}}});
+  if (result.kind == CarrierSendResult::Kind::Refused) {  // the carrier judged the destination
+    recordCarrierFailure(sql, message.to, result.error_code);
+    reviewDeliveryHealth(sql, message.charge.account_id, policy);
+  }
 }
 
 }  // namespace
 
-void handOffLive(WorkerContext& context, CarrierClient& carrier, const std::string& message_id) {
-  auto message = claim(context.db, message_id);
-  if (!message) {
+void failStaleHandoff(soci::session& sql, const std::string& id) {
+  ChargedMessage message;
+  message.id = id;
+  sql << "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
+         "error_message = 'Sending was interrupted by a restart; the message was not sent again.', "
+         "updated_at = now() WHERE id = :id AND status = 'QUEUED' "
+         "RETURNING account_id, cost_cents, send_attempt",
+      soci::use(id), soci::into(message.account_id), soci::into(message.cost_cents),
+      soci::into(message.attempt);
+  if (!sql.got_data()) return;
+  refundCharge(sql, message, "sending interrupted");
+  topics::raiseEvent(sql, {message.account_id,
+                           "message.failed",
+                           true,
+                           {{"message_id", id},
+                            {"status", "FAILED"},
+                            {"message_status", "FAILED"},
+                            {"error_code", "STALE_QUEUED"},
+                            {"error_message", "Sending was interrupted by a restart."}}});
+}
+
+HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
+                           const std::string& message_id) {
+  auto claimed = claim(context.db, message_id);
+  if (!claimed.message) {
     context.relay.notify();
-    return;
+    return claimed.otherwise;
   }
-  CarrierSendResult result = carrier.sendMessage(message->from, message->to, message->body);
+  const Outgoing& message = *claimed.message;
+  CarrierSendResult result = carrier.sendMessage(message.from, message.to, message.body);
   db::Session sql(context.db);
   soci::transaction tx(*sql);
   if (result.kind == CarrierSendResult::Kind::Accepted) {
-    accepted(*sql, *message, result);
+    accepted(*sql, message, result, policy);
   } else {
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
-    failed(*sql, *message, result);
+    failed(*sql, message, result, policy);
   }
   tx.commit();
   context.relay.notify();
+  return HandoffOutcome::Settled;
 }
 
 }  // namespace smsgw::workers

@@ -1,18 +1,28 @@
 #pragma once
 // The LIVE hand-off to the carrier, at most once (DESIGN.md rule 4): the hand-off is recorded
-// before the carrier is called and the carrier's answer settles the message once. A message
-// found QUEUED with a hand-off started long ago (the sender died mid-call) becomes FAILED
-// STALE_QUEUED, refunded, and is never sent again: a handset gets a text at most once.
-// Pacing per sending number and the carrier-counted charge settlement are the messaging
-// issue's; today every LIVE message is an uncharged platform text (auto-replies, opt-in requests).
+// just before the carrier is called and the carrier's answer settles the message once. A
+// message found QUEUED with a hand-off started long ago (the sender died mid-call) becomes
+// FAILED STALE_QUEUED, refunded, and is never sent again: a handset gets a text at most once.
+// A message whose pacing slot (send_at) has not come yet is left to the queued sweep.
 
 #include <string>
 
 #include "domain/carrier_client.h"
+#include "domain/send_policy.h"
 #include "workers/runtime/run_worker.h"
 
 namespace smsgw::workers {
 
-void handOffLive(WorkerContext& context, CarrierClient& carrier, const std::string& message_id);
+// Longer than any carrier call (CARRIER_TIMEOUT_MS) can last: a hand-off started earlier than
+// this with no outcome belongs to a sender that died.
+inline constexpr int kStaleHandoffSeconds = 60;
+
+enum class HandoffOutcome { Settled, NotDue, NotOurs };
+
+HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
+                           const std::string& message_id);
+
+// FAILED STALE_QUEUED (message.failed form c), refunded; nothing when no longer QUEUED.
+void failStaleHandoff(soci::session& sql, const std::string& message_id);
 
 }  // namespace smsgw::workers

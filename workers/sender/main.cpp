@@ -1,6 +1,8 @@
-// smsgw-sender: consumes sms.outbound and hands messages to the carrier.
+// smsgw-sender: consumes sms.outbound and hands messages to the carrier; a periodic sweep
+// sends paced messages when their slot comes and fails hand-offs a crash left behind.
 #include "domain/env.h"
 #include "topics/catalogue.h"
+#include "workers/sender/queued_sweep.h"
 #include "workers/sender/sender_handler.h"
 
 int main() {
@@ -8,8 +10,13 @@ int main() {
   HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
                              env::get("CARRIER_API_KEY", "sim-key"),
                              std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
-  return workers::runWorker(
-      {"sender", {std::string(topics::kSmsOutbound.name)}}, [&](workers::WorkerContext& context) {
-        return topics::RecordHandler(workers::SenderHandler(context, carrier));
-      });
+  SendPolicy policy = SendPolicy::fromEnvironment();
+  workers::WorkerSpec spec("sender", {std::string(topics::kSmsOutbound.name)});
+  spec.periodic = [&](workers::WorkerContext& context) {
+    workers::sweepQueued(context, carrier, policy);
+  };
+  spec.periodic_interval = std::chrono::milliseconds(env::getInt("SENDER_SWEEP_INTERVAL_MS", 250));
+  return workers::runWorker(spec, [&](workers::WorkerContext& context) {
+    return topics::RecordHandler(workers::SenderHandler(context, carrier, policy));
+  });
 }

@@ -9,6 +9,7 @@
 #include "domain/webhook_signature.h"
 #include "domain/webhook_target.h"
 #include "topics/records.h"
+#include "workers/webhook_dispatcher/owner_email.h"
 
 namespace smsgw::workers {
 namespace {
@@ -100,6 +101,7 @@ void DispatcherHandler::operator()(const topics::Record& record) {
   std::string type_filter = nlohmann::json::array({event.type}).dump();
 
   db::Session sql(context_.db);
+  emailAccountEvent(*sql, mailer_, event);
   std::vector<Endpoint> endpoints;
   soci::rowset<soci::row> rows =
       (sql->prepare

@@ -1,0 +1,233 @@
+// POST /v1/messages. One transaction: the checks in the order the send refuses, the charge
+// (parts × the outbound price, LIVE only), the pacing slot, the message, its event and its
+// sms.outbound record. Idempotency-Key: the same key returns the same message; a message that
+// failed before reaching the carrier is queued again (a new attempt, charged again) under the
+// same id, as the spec's message table says.
+#include <soci/soci.h>
+
+#include "api/routes/json_rows.h"
+#include "api/routes/routes.h"
+#include "api/routes/send_checks.h"
+#include "api/routes/validate.h"
+#include "db/ledger.h"
+#include "db/outbox.h"
+#include "domain/crypto.h"
+#include "domain/errors.h"
+#include "domain/ids.h"
+#include "topics/catalogue.h"
+#include "topics/event_writer.h"
+#include "topics/records.h"
+#include "workers/compliance/consent_check.h"
+#include "workers/messaging/charges.h"
+
+namespace smsgw::api {
+namespace {
+
+struct SendRequest {
+  E164 from;
+  E164 to;
+  std::string body;
+  bool skip_consent_check;
+};
+
+E164 requireCanadian(const nlohmann::json& body, const char* field) {
+  E164 number = requirePhone(requireString(body, field, 20), field);
+  if (!isCanadianNumber(number)) {
+    throw ApiError(ErrorCode::NON_CANADIAN_NUMBER,
+                   nlohmann::json::array({{{"field", field}, {"message", "must be Canadian"}}}));
+  }
+  return number;
+}
+
+SendRequest validateSend(const ApiRequest& req) {
+  const auto& body = requireObjectBody(req);
+  E164 to = requireCanadian(body, "to");
+  E164 from = requireCanadian(body, "from");
+  if (!body.contains("body") || !body["body"].is_string() ||
+      body["body"].get_ref<const std::string&>().empty()) {
+    throw validationError("body", "is required");
+  }
+  std::string text = body["body"];
+  if (!countSegments(text).valid_utf8) throw validationError("body", "must be valid UTF-8");
+  bool skip = optionalBool(body, "skip_consent_check").value_or(false);
+  return {from, to, text, skip};
+}
+
+// What an earlier request with the same Idempotency-Key left.
+struct EarlierSend {
+  std::string message_id;
+  bool queue_again = false;  // it failed before reaching the carrier
+  int attempt = 1;
+};
+
+// The failures where the carrier never took the message; a retry may send it.
+constexpr const char* kFailedBeforeCarrier = "('CARRIER_UNAVAILABLE', 'CARRIER_THROTTLED')";
+
+std::optional<EarlierSend> earlierSend(soci::session& sql, const Caller& caller,
+                                       const std::string& key, const std::string& fingerprint) {
+  std::string mode(toString(caller.mode));
+  sql << "DELETE FROM message_idempotency_keys WHERE account_id = :a AND mode = :m AND "
+         "idempotency_key = :k AND created_at < now() - interval '24 hours'",
+      soci::use(caller.account_id), soci::use(mode), soci::use(key);
+  EarlierSend earlier;
+  std::string existing_fingerprint;
+  int queue_again = 0;
+  // FOR UPDATE: a concurrent retry with this key waits for this one, then sees its outcome.
+  sql << std::string(
+             "SELECT k.message_id, k.fingerprint, (m.status = 'FAILED' AND m.error_code "
+             "IN ") +
+             kFailedBeforeCarrier +
+             ")::int, m.send_attempt FROM message_idempotency_keys k JOIN messages m ON m.id = "
+             "k.message_id WHERE k.account_id = :a AND k.mode = :m AND k.idempotency_key = :k "
+             "FOR UPDATE OF k",
+      soci::use(caller.account_id), soci::use(mode), soci::use(key), soci::into(earlier.message_id),
+      soci::into(existing_fingerprint), soci::into(queue_again), soci::into(earlier.attempt);
+  if (!sql.got_data()) return std::nullopt;
+  if (existing_fingerprint != fingerprint) throw ApiError(ErrorCode::IDEMPOTENCY_KEY_REUSED);
+  earlier.queue_again = queue_again != 0;
+  return earlier;
+}
+
+ApiResponse sentMessage(soci::session& sql, const std::string& id,
+                        const std::optional<std::string>& estimated_send_at) {
+  auto message = queryJson(sql, "SELECT api_message(m)::text FROM messages m WHERE m.id = :id", id);
+  (*message)["estimated_send_at"] =
+      estimated_send_at ? nlohmann::json(*estimated_send_at) : nlohmann::json(nullptr);
+  return ApiResponse::json(201, *message);
+}
+
+struct Accepted {
+  std::string id;
+  int attempt = 1;
+  int parts = 0;
+  int part_price_cents = 0;
+  long long cost_cents = 0;
+  std::optional<std::string> send_at;  // LIVE: the pacing slot
+  std::string consent_type;            // null when the check was skipped
+  std::string body_sha256;
+};
+
+void charge(soci::session& sql, const Caller& caller, const Accepted& message,
+            const SendRequest& send) {
+  if (!caller.live() || message.cost_cents == 0) return;
+  auto posted = db::postLedgerEntry(
+      sql, {caller.account_id, -message.cost_cents, "sms_outbound",
+            workers::chargeReference(message.id, message.attempt),
+            "SMS to " + send.to.str() + " (" + std::to_string(message.parts) + " parts)"});
+  if (posted.outcome == db::LedgerOutcome::InsufficientBalance) {
+    throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", message.cost_cents}});
+  }
+}
+
+void insertMessage(soci::session& sql, const Caller& caller, const SendRequest& send,
+                   const Accepted& m) {
+  std::string mode(toString(caller.mode));
+  std::string send_at = m.send_at.value_or("");
+  soci::indicator send_at_ind = m.send_at ? soci::i_ok : soci::i_null;
+  std::string consent = m.consent_type;
+  soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
+  sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
+         "segment_count, mode, cost_cents, part_price_cents, send_at, body_sha256, "
+         "casl_consent_type) VALUES (:id, :a, 'OUTBOUND', :from, :to, :body, 'QUEUED', :parts, "
+         ":mode, :cost, :price, :send_at::timestamptz, :sha, :consent)",
+      soci::use(m.id), soci::use(caller.account_id), soci::use(send.from.str()),
+      soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(mode),
+      soci::use(m.cost_cents), soci::use(m.part_price_cents), soci::use(send_at, send_at_ind),
+      soci::use(m.body_sha256), soci::use(consent, consent_ind);
+}
+
+// A new attempt of a message that failed before reaching the carrier; false when another
+// request queued it first.
+bool queueAgain(soci::session& sql, const Accepted& m) {
+  std::string send_at = m.send_at.value_or("");
+  soci::indicator send_at_ind = m.send_at ? soci::i_ok : soci::i_null;
+  std::string updated;
+  sql << std::string(
+             "UPDATE messages SET status = 'QUEUED', error_code = NULL, error_message = "
+             "NULL, handoff_started_at = NULL, carrier_message_id = NULL, send_attempt = "
+             ":attempt, segment_count = :parts, cost_cents = :cost, part_price_cents = "
+             ":price, send_at = :send_at::timestamptz, updated_at = now() WHERE id = :id "
+             "AND status = 'FAILED' AND error_code IN ") +
+             kFailedBeforeCarrier + " RETURNING id",
+      soci::use(m.attempt), soci::use(m.parts), soci::use(m.cost_cents),
+      soci::use(m.part_price_cents), soci::use(send_at, send_at_ind), soci::use(m.id),
+      soci::into(updated);
+  return sql.got_data();
+}
+
+}  // namespace
+
+ApiResponse sendMessage(App& app, ApiRequest& req) {
+  const Caller& caller = req.who();
+  SendRequest send = validateSend(req);
+  std::string idempotency_key = req.header("idempotency-key").value_or("");
+  if (idempotency_key.size() > 255)
+    throw validationError("Idempotency-Key", "must be at most 255 characters");
+  std::string fingerprint =
+      crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
+  std::string mode(toString(caller.mode));
+  const SendPolicy& policy = app.config.send_policy;
+
+  checkDestination(app, caller, send.to);
+  db::Session sql(app.db);
+  soci::transaction tx(*sql);
+  std::optional<EarlierSend> earlier;
+  if (!idempotency_key.empty()) {
+    earlier = earlierSend(*sql, caller, idempotency_key, fingerprint);
+    if (earlier && !earlier->queue_again) return sentMessage(*sql, earlier->message_id, {});
+  }
+  Accepted message;
+  message.parts = checkBody(send.body).parts;
+  checkSender(*sql, caller, send.from, send.to, send.skip_consent_check);
+  if (!send.skip_consent_check) {  // the one CASL decision: 451 when it refuses
+    auto decision = compliance::checkConsent(*sql, caller.account_id, mode, send.to.str(),
+                                             send.from.str(), app.clock.now());
+    if (!decision.allowed) throw ApiError(decision.refusal(), {{"reason", decision.reason}});
+    message.consent_type = decision.consent_type;
+  }
+  message.body_sha256 = crypto::sha256Hex(send.body);
+  checkSendLimits(*sql, caller, policy, send.to, message.body_sha256);
+
+  *sql << "SELECT cents FROM prices WHERE code = 'sms_outbound_part'",
+      soci::into(message.part_price_cents);
+  message.cost_cents = static_cast<long long>(message.part_price_cents) * message.parts;
+  message.id = earlier ? earlier->message_id : newId("msg");
+  message.attempt = earlier ? earlier->attempt + 1 : 1;
+  charge(*sql, caller, message, send);  // TEST: cost_cents says what it would have cost
+  if (caller.live()) {
+    message.send_at = reserveSendSlot(*sql, caller.account_id, send.from, message.parts, policy);
+  }
+  if (!earlier) {
+    insertMessage(*sql, caller, send, message);
+  } else if (!queueAgain(*sql, message)) {
+    return sentMessage(*sql, message.id, {});  // unreachable under the key's row lock
+  }
+  countSend(*sql, caller);
+  if (!idempotency_key.empty() && !earlier) {
+    *sql << "INSERT INTO message_idempotency_keys (account_id, mode, idempotency_key, "
+            "fingerprint, message_id) VALUES (:a, :m, :k, :f, :id) ON CONFLICT DO NOTHING "
+            "RETURNING 1",
+        soci::use(caller.account_id), soci::use(mode), soci::use(idempotency_key),
+        soci::use(fingerprint), soci::use(message.id);
+    // A concurrent first request with the same key committed meanwhile: let the client retry.
+    if (!sql->got_data())
+      throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
+  }
+  topics::raiseEvent(*sql, {caller.account_id,
+                            "message.queued",
+                            caller.live(),
+                            {{"message_id", message.id},
+                             {"from", send.from.str()},
+                             {"to", send.to.str()},
+                             {"status", "QUEUED"},
+                             {"message_status", "QUEUED"}}});
+  topics::OutboundSms record{message.id, caller.account_id, send.from.str(), mode};
+  db::enqueueOutbox(*sql, std::string(topics::kSmsOutbound.name), send.from.str(),
+                    record.toJson().dump());
+  ApiResponse response = sentMessage(*sql, message.id, message.send_at);
+  tx.commit();
+  app.relay.notify();
+  return response;
+}
+
+}  // namespace smsgw::api

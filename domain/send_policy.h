@@ -1,0 +1,37 @@
+#pragma once
+// The settings of outbound messaging: send limits, pacing, caches, retention and the
+// automatic protection thresholds. Every process that needs them reads them once from the
+// environment (names in fromEnvironment) with these defaults.
+
+namespace smsgw {
+
+struct SendPolicy {
+  // Spec limits: 30 messages per recipient an hour, 100 a day (RECIPIENT_RATE_LIMITED).
+  int recipient_hourly_limit = 30;
+  int recipient_daily_limit = 100;
+  // Messages per account in a rolling 24 h (DAILY_LIMIT_REACHED); accounts may have their own.
+  int daily_send_limit = 10000;
+  // Distinct recipients one body may reach in 24 h (FANOUT_LIMIT_REACHED).
+  int fanout_limit = 1000;
+  // Carrier throughput of one sending number (spec: a local number sends 10 parts a minute).
+  int local_parts_per_minute = 10;
+  int toll_free_parts_per_minute = 180;
+  int lookup_cache_days = 30;
+  // UNDELIVERABLE_NUMBER: this many carrier failures in a row refuse a number for this long.
+  int undeliverable_failures = 3;
+  int undeliverable_days = 90;
+  // Message bodies are purged (body null, body_purged true) after this many days.
+  int message_retention_days = 90;
+  // Automatic protection over the last `protection_sample` LIVE messages settled at the carrier.
+  int protection_sample = 50;
+  int delivery_warning_pct = 10;      // spec: over 10% failed raises account.delivery_warning
+  int failure_pause_pct = 25;         // over this pauses sending (FAILURE_RATE)
+  int opt_out_pause_pct = 5;          // opt-outs per LIVE recipient messaged in 24 h (OPT_OUT_RATE)
+  int opt_out_pause_min_sends = 100;  // no opt-out pause on fewer sends than this in 24 h
+  int pause_hours = 24;
+  int spend_warning_floor_cents = 500;  // spec: the larger of 5 dollars and half a typical day
+
+  static SendPolicy fromEnvironment();
+};
+
+}  // namespace smsgw

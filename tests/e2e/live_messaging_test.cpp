@@ -1,0 +1,279 @@
+// LIVE sends through the running stack: the checks in their order, the charge and its refund,
+// pacing per sending number, the carrier hand-off at the simulator, receipts, the
+// undeliverable-number counter, and Idempotency-Key retries.
+#include <gtest/gtest.h>
+
+#include "domain/clock.h"
+#include "tests/support/eventually.h"
+#include "tests/support/numbers.h"
+#include "tests/support/test_env.h"
+
+using namespace smsgw::testing;
+
+namespace {
+
+constexpr long long kPartPrice = 2;  // prices.sms_outbound_part
+
+class LiveMessaging : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    account = readyToBuy(api, 1000);
+    number = buyNumber(api, account, "613")["phone_number"];
+    subscriber = withConsent(randomSubscriber("613"));
+  }
+  void TearDown() override { sim.call("DELETE", "/sim/faults"); }
+
+  std::string withConsent(const std::string& phone) {
+    Reply consent = api.call("POST", "/v1/compliance/consents", bearer(account.live_key),
+                             {{"phone_number", phone},
+                              {"consent_type", "express"},
+                              {"source_description", "Signed up at the counter"}});
+    EXPECT_EQ(consent.status, 201) << consent.raw_body;
+    return phone;
+  }
+  Reply send(const std::string& to, const std::string& body, const std::string& key = "") {
+    std::vector<std::pair<std::string, std::string>> headers = bearer(account.live_key);
+    if (!key.empty()) headers.emplace_back("Idempotency-Key", key);
+    return api.call("POST", "/v1/messages", headers,
+                    {{"from", number}, {"to", to}, {"body", body}});
+  }
+  nlohmann::json message(const std::string& id) {
+    return api.call("GET", "/v1/messages/" + id, bearer(account.live_key)).body;
+  }
+  bool reaches(const std::string& id, const std::string& status) {
+    return eventually([&] { return message(id)["status"] == status; });
+  }
+  // Texts the simulated handset received.
+  size_t handsetCount(const std::string& phone) {
+    return sim.call("GET", "/sim/messages?to=" + encodedNumber(phone)).body["data"].size();
+  }
+  void fault(const nlohmann::json& body) {
+    ASSERT_EQ(sim.call("POST", "/sim/faults", {}, body).status, 201);
+  }
+  void expectBalanced() {
+    EXPECT_EQ(balanceOf(api, account), ledgerSum(api, account)) << "balance = ledger sum";
+  }
+
+  HttpTestClient api{apiUrl()};
+  HttpTestClient sim{simUrl()};
+  TestAccount account;
+  std::string number;
+  std::string subscriber;
+};
+
+}  // namespace
+
+TEST_F(LiveMessaging, ASendIsChargedHandedToTheCarrierOnceAndDelivered) {
+  long long before = balanceOf(api, account);
+  Reply sent = send(subscriber, std::string(200, 'a'));  // two GSM-7 parts
+  ASSERT_EQ(sent.status, 201) << sent.raw_body;
+  EXPECT_EQ(sent.body["status"], "QUEUED");
+  EXPECT_EQ(sent.body["mode"], "LIVE");
+  EXPECT_EQ(sent.body["segment_count"], 2);
+  EXPECT_EQ(sent.body["cost_cents"], 2 * kPartPrice);
+  EXPECT_EQ(sent.body["casl_consent_type"], "EXPRESS");
+  ASSERT_TRUE(sent.body["estimated_send_at"].is_string()) << "the number was idle: now";
+  EXPECT_EQ(balanceOf(api, account), before - 2 * kPartPrice);
+
+  std::string id = sent.body["id"];
+  ASSERT_TRUE(reaches(id, "DELIVERED")) << message(id).dump();
+  nlohmann::json delivered = message(id);
+  EXPECT_TRUE(delivered["sent_at"].is_string());
+  EXPECT_TRUE(delivered["delivered_at"].is_string());
+  EXPECT_EQ(delivered["cost_cents"], 2 * kPartPrice) << "a delivered message keeps its charge";
+  EXPECT_EQ(handsetCount(subscriber), 1u);
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, EachNumberIsPacedWithoutDelayingTheOthers) {
+  // 10 parts a minute: a 2-part message holds the number for 12 seconds.
+  std::vector<smsgw::TimePoint> estimates;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) {
+    Reply sent = send(subscriber, std::string(200, 'a' + i));
+    ASSERT_EQ(sent.status, 201) << sent.raw_body;
+    estimates.push_back(*smsgw::parseIso(sent.body["estimated_send_at"].get<std::string>()));
+    ids.push_back(sent.body["id"]);
+  }
+  EXPECT_EQ(estimates[1] - estimates[0], std::chrono::seconds(12));
+  EXPECT_EQ(estimates[2] - estimates[1], std::chrono::seconds(12));
+
+  std::string other_number = buyNumber(api, account, "613")["phone_number"];
+  std::string other = withConsent(randomSubscriber("613"));
+  Reply elsewhere = api.call("POST", "/v1/messages", bearer(account.live_key),
+                             {{"from", other_number}, {"to", other}, {"body", "Hi"}});
+  ASSERT_EQ(elsewhere.status, 201) << elsewhere.raw_body;
+  EXPECT_TRUE(reaches(elsewhere.body["id"], "DELIVERED")) << "another number is not held up";
+  EXPECT_TRUE(reaches(ids[0], "DELIVERED"));
+  EXPECT_EQ(message(ids[2])["status"], "QUEUED") << "its slot is 24 s after the first";
+  EXPECT_EQ(handsetCount(subscriber), 1u);
+  EXPECT_TRUE(reaches(ids[1], "DELIVERED")) << "sent when its slot came";
+}
+
+TEST_F(LiveMessaging, RefusalsComeInOrderAndChargeNothing) {
+  long long before = balanceOf(api, account);
+  auto code = [&](const std::string& to, const std::string& body) {
+    return send(to, body).body["code"].get<std::string>();
+  };
+  EXPECT_EQ(code("+16135550100", "Hi"), "RESERVED_DESTINATION") << "TEST magic is reserved LIVE";
+  EXPECT_EQ(code("+16134110000", "Hi"), "RESERVED_DESTINATION");
+  std::string landline = withConsent(randomSubscriber("613"));
+  fault({{"kind", "landline"}, {"number", landline}});
+  Reply refused = send(landline, "Hi");
+  EXPECT_EQ(refused.status, 422);
+  EXPECT_EQ(refused.body["code"], "NOT_A_MOBILE_NUMBER");
+  sim.call("DELETE", "/sim/faults");
+  EXPECT_EQ(code(landline, "Hi"), "NOT_A_MOBILE_NUMBER") << "the lookup is cached";
+  EXPECT_EQ(code(landline, std::string(1601, 'a')), "NOT_A_MOBILE_NUMBER") << "checked first";
+  EXPECT_EQ(code(subscriber, std::string(1531, 'a')), "MESSAGE_TOO_LONG");
+  Reply shortened = send(subscriber, "Sale! https://bit.ly/3xYz now");
+  EXPECT_EQ(shortened.body["code"], "LINK_SHORTENER_BLOCKED");
+  EXPECT_EQ(shortened.body["details"]["domain"], "bit.ly");
+  EXPECT_EQ(code(randomSubscriber("613"), "Hi"), "NO_CONSENT");
+  Reply skip = api.call(
+      "POST", "/v1/messages", bearer(account.live_key),
+      {{"from", number}, {"to", subscriber}, {"body", "Hi"}, {"skip_consent_check", true}});
+  EXPECT_EQ(skip.status, 403);
+  EXPECT_EQ(skip.body["code"], "FORBIDDEN");
+  EXPECT_EQ(balanceOf(api, account), before);
+  EXPECT_EQ(api.call("GET", "/v1/messages?direction=OUTBOUND", bearer(account.live_key))
+                .body["meta"]["total"],
+            0);
+}
+
+TEST_F(LiveMessaging, ASendTheBalanceCannotCoverIs402) {
+  TestAccount poor = readyToBuy(api, 500);  // two numbers at 250 leave nothing
+  std::string from = buyNumber(api, poor, "613")["phone_number"];
+  buyNumber(api, poor, "613");
+  std::string to = randomSubscriber("613");
+  api.call("POST", "/v1/compliance/consents", bearer(poor.live_key),
+           {{"phone_number", to}, {"consent_type", "express"}, {"source_description", "Form"}});
+  Reply refused = api.call("POST", "/v1/messages", bearer(poor.live_key),
+                           {{"from", from}, {"to", to}, {"body", "Hi"}});
+  EXPECT_EQ(refused.status, 402);
+  EXPECT_EQ(refused.body["code"], "INSUFFICIENT_BALANCE");
+  EXPECT_EQ(balanceOf(api, poor), 0);
+}
+
+TEST_F(LiveMessaging, ACarrierRefusalFailsAndRefunds) {
+  long long before = balanceOf(api, account);
+  fault({{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40300"}});
+  Reply sent = send(subscriber, "Hi");
+  ASSERT_EQ(sent.status, 201) << sent.raw_body;
+  ASSERT_TRUE(reaches(sent.body["id"], "FAILED"));
+  nlohmann::json failed = message(sent.body["id"]);
+  EXPECT_EQ(failed["error_code"], "CARRIER_ERROR");
+  EXPECT_EQ(failed["cost_cents"], 0);
+  EXPECT_EQ(balanceOf(api, account), before);
+  EXPECT_EQ(handsetCount(subscriber), 0u);
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, ThreeCarrierFailuresInARowMakeANumberUndeliverable) {
+  fault(
+      {{"kind", "receipt"}, {"to", subscriber}, {"status", "delivery_failed"}, {"code", "30003"}});
+  for (int i = 0; i < 3; ++i) {
+    Reply sent = send(subscriber, "Attempt " + std::to_string(i));
+    ASSERT_EQ(sent.status, 201) << sent.raw_body;
+    ASSERT_TRUE(reaches(sent.body["id"], "UNDELIVERED"));
+    nlohmann::json undelivered = message(sent.body["id"]);
+    EXPECT_EQ(undelivered["error_code"], "30003");
+    EXPECT_EQ(undelivered["cost_cents"], kPartPrice) << "an undelivered message keeps its charge";
+  }
+  long long before = balanceOf(api, account);
+  Reply refused = send(subscriber, "Once more");
+  EXPECT_EQ(refused.status, 422);
+  EXPECT_EQ(refused.body["code"], "UNDELIVERABLE_NUMBER");
+  EXPECT_EQ(balanceOf(api, account), before);
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, AThrottledSendIsQueuedAgainByARetryWithTheSameKey) {
+  long long before = balanceOf(api, account);
+  fault({{"kind", "send"}, {"count", 1}, {"mode", "throttle"}});
+  Reply first = send(subscriber, "Your order shipped", "order-42");
+  ASSERT_EQ(first.status, 201) << first.raw_body;
+  std::string id = first.body["id"];
+  ASSERT_TRUE(reaches(id, "FAILED"));
+  EXPECT_EQ(message(id)["error_code"], "CARRIER_THROTTLED");
+  EXPECT_EQ(balanceOf(api, account), before) << "refunded";
+
+  Reply retry = send(subscriber, "Your order shipped", "order-42");
+  ASSERT_EQ(retry.status, 201) << retry.raw_body;
+  EXPECT_EQ(retry.body["id"], id) << "the same message, queued again";
+  EXPECT_EQ(retry.body["status"], "QUEUED");
+  EXPECT_TRUE(retry.body["estimated_send_at"].is_string());
+  ASSERT_TRUE(reaches(id, "DELIVERED"));
+  EXPECT_EQ(balanceOf(api, account), before - kPartPrice) << "charged once for the one SMS";
+  EXPECT_EQ(handsetCount(subscriber), 1u);
+  Reply replay = send(subscriber, "Your order shipped", "order-42");
+  EXPECT_EQ(replay.body["status"], "DELIVERED");
+  EXPECT_TRUE(replay.body["estimated_send_at"].is_null()) << "a replay carries no estimate";
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, ATimedOutSendIsNeverSentAgainByARetry) {
+  fault({{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
+  Reply first = send(subscriber, "Code 1234", "otp-7");
+  ASSERT_EQ(first.status, 201) << first.raw_body;
+  std::string id = first.body["id"];
+  ASSERT_TRUE(
+      eventually([&] { return message(id)["status"] == "FAILED"; }, std::chrono::seconds(30)));
+  EXPECT_EQ(message(id)["error_code"], "CARRIER_TIMEOUT");
+  Reply retry = send(subscriber, "Code 1234", "otp-7");
+  EXPECT_EQ(retry.body["id"], id);
+  EXPECT_EQ(retry.body["status"], "FAILED") << "the carrier may have sent it: not again";
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, TestModeMagicNumbersSimulateWhatLiveTrafficMeets) {
+  auto test_send = [&](const std::string& to) {
+    return api.call(
+        "POST", "/v1/messages", bearer(account.test_key),
+        {{"from", "+16135550199"}, {"to", to}, {"body", "Hi"}, {"skip_consent_check", true}});
+  };
+  Reply refused = test_send("+16135550100");
+  ASSERT_EQ(refused.status, 201) << refused.raw_body;
+  EXPECT_TRUE(refused.body["estimated_send_at"].is_null());
+  Reply undelivered = test_send("+16135550101");
+  ASSERT_EQ(undelivered.status, 201);
+  Reply landline = test_send("+16135550102");
+  EXPECT_EQ(landline.status, 422);
+  EXPECT_EQ(landline.body["code"], "NOT_A_MOBILE_NUMBER");
+  EXPECT_EQ(test_send("+16135550103").body["code"], "RESERVED_DESTINATION");
+  auto status_of = [&](const Reply& sent) {
+    return api
+        .call("GET", "/v1/messages/" + sent.body["id"].get<std::string>(), bearer(account.test_key))
+        .body;
+  };
+  ASSERT_TRUE(eventually([&] { return status_of(refused)["status"] == "FAILED"; }));
+  EXPECT_EQ(status_of(refused)["error_code"], "CARRIER_ERROR");
+  ASSERT_TRUE(eventually([&] { return status_of(undelivered)["status"] == "UNDELIVERED"; }));
+  EXPECT_EQ(status_of(undelivered)["error_code"], "30003");
+}
+
+TEST_F(LiveMessaging, TheRecipientAndDailyLimitsRefuseWithRetryAfter) {
+  TestAccount tester = signUp(api);
+  auto test_send = [&](const std::string& to, const std::string& body) {
+    return api.call(
+        "POST", "/v1/messages", bearer(tester.test_key),
+        {{"from", "+16135550199"}, {"to", to}, {"body", body}, {"skip_consent_check", true}});
+  };
+  std::string to = randomSubscriber("613");
+  for (int i = 0; i < 30; ++i) ASSERT_EQ(test_send(to, "n" + std::to_string(i)).status, 201);
+  Reply limited = test_send(to, "one too many");
+  EXPECT_EQ(limited.status, 429);
+  EXPECT_EQ(limited.body["code"], "RECIPIENT_RATE_LIMITED");
+  EXPECT_EQ(limited.body["details"]["limit"], 30);
+  ASSERT_TRUE(limited.headers.count("retry-after"));
+  EXPECT_GT(std::stoi(limited.headers.at("retry-after")), 3500);
+
+  ASSERT_EQ(runAdmin("account set-daily-limit " + tester.id + " --limit 32").exit_code, 0);
+  EXPECT_EQ(test_send(randomSubscriber("613"), "x").status, 201);
+  EXPECT_EQ(test_send(randomSubscriber("613"), "y").status, 201);
+  Reply daily = test_send(randomSubscriber("613"), "z");
+  EXPECT_EQ(daily.status, 429);
+  EXPECT_EQ(daily.body["code"], "DAILY_LIMIT_REACHED");
+  EXPECT_EQ(daily.body["details"]["limit"], 32);
+  EXPECT_EQ(daily.body["details"]["count"], 32);
+}

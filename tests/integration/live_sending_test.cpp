@@ -1,0 +1,315 @@
+// LIVE sending against a real database with a scriptable carrier: pacing left to the queued
+// sweep, hand-offs a crash left behind, the carrier-counted charge, receipts that arrive
+// before the send result or more than once, and automatic account protection.
+#include "tests/integration/numbers_fixture.h"
+#include "workers/messaging/charges.h"
+#include "workers/messaging/protection.h"
+#include "workers/messaging/retention.h"
+#include "workers/receipt/receipt_handler.h"
+#include "workers/sender/queued_sweep.h"
+#include "workers/sender/sender_handler.h"
+#include "workers/webhook_dispatcher/owner_email.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+constexpr int kPartPrice = 2;
+
+class RecordingMailer final : public Mailer {
+ public:
+  void send(const OutgoingEmail& email) override { sent.push_back(email); }
+  std::vector<OutgoingEmail> sent;
+};
+
+}  // namespace
+
+class LiveSendingTest : public NumbersTest {
+ protected:
+  void SetUp() override {
+    account_ = newAccount(1000);
+    number_ = "+16135550400";
+    buy(account_, number_, at("2027-01-10T10:00:00Z"));
+  }
+  // A charged LIVE message as POST /v1/messages leaves it; `send_at_sql` is its pacing slot.
+  std::string queue(int parts, const std::string& send_at_sql = "now()",
+                    const std::string& to = "+16132220199") {
+    std::string id = newId("msg");
+    long long cost = static_cast<long long>(parts) * kPartPrice;
+    scratch_.exec(
+        "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
+        "segment_count, mode, cost_cents, part_price_cents, send_at) VALUES ('" +
+        id + "', '" + account_ + "', 'OUTBOUND', '" + number_ + "', '" + to + "', 'Hello', " +
+        "'QUEUED', " + std::to_string(parts) + ", 'LIVE', " + std::to_string(cost) + ", " +
+        std::to_string(kPartPrice) + ", " + send_at_sql + ")");
+    db::Session sql(database_);
+    db::postLedgerEntry(*sql, {account_, -cost, "sms_outbound", id, "SMS"});
+    return id;
+  }
+  topics::Record outbound(const std::string& id) {
+    topics::OutboundSms sms{id, account_, number_, "LIVE"};
+    return {"sms.outbound", 0, 0, number_, sms.toJson().dump(), {}};
+  }
+  topics::Record receipt(const std::string& carrier_id, const std::string& status) {
+    topics::CarrierReceipt r{carrier_id, status};
+    if (status != "delivered") r.errors = nlohmann::json::array({{{"code", "30005"}}});
+    return {"carrier.receipts", 0, 0, carrier_id, r.toJson().dump(), {}};
+  }
+  std::string statusOf(const std::string& id) {
+    return text("SELECT status FROM messages WHERE id = '" + id + "'");
+  }
+  std::string carrierIdOf(const std::string& id) {
+    return text("SELECT carrier_message_id FROM messages WHERE id = '" + id + "'");
+  }
+  long long costOf(const std::string& id) {
+    return query("SELECT cost_cents FROM messages WHERE id = '" + id + "'");
+  }
+  long long events(const std::string& type) { return count("events WHERE type = '" + type + "'"); }
+  // Settled LIVE messages for the protection sample: `failed` of `total` undelivered.
+  void history(int total, int failed) {
+    for (int i = 0; i < total; ++i) {
+      scratch_.exec(
+          "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, "
+          "status, segment_count, mode, created_at) VALUES ('" +
+          newId("msg") + "', '" + account_ + "', 'OUTBOUND', '" + number_ + "', '+1613222" +
+          std::to_string(1000 + i) + "', 'x', '" + (i < failed ? "UNDELIVERED" : "DELIVERED") +
+          "', 1, 'LIVE', now() - interval '1 minute')");
+    }
+  }
+  void reviewHealth(const SendPolicy& policy = {}) {
+    db::Session sql(database_);
+    soci::transaction tx(*sql);
+    workers::reviewDeliveryHealth(*sql, account_, policy);
+    tx.commit();
+  }
+
+  workers::SenderHandler sender_{context_, carrier_};
+  workers::ReceiptHandler receipts_{context_};
+  std::string account_, number_;
+};
+
+TEST_F(LiveSendingTest, APacedMessageIsLeftToTheSweepAndSentWhenItsSlotComes) {
+  std::string later = queue(1, "now() + interval '2 seconds'");
+  sender_(outbound(later));
+  EXPECT_EQ(carrier_.sent().size(), 0u) << "the record is acknowledged, not held";
+  EXPECT_EQ(statusOf(later), "QUEUED");
+  workers::sweepQueued(context_, carrier_, {});
+  EXPECT_EQ(carrier_.sent().size(), 0u) << "not due yet";
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  auto counts = workers::sweepQueued(context_, carrier_, {});
+  EXPECT_EQ(counts.handed_off, 1);
+  EXPECT_EQ(statusOf(later), "SENDING");
+  sender_(outbound(later));  // the record replayed after the sweep sent it
+  workers::sweepQueued(context_, carrier_, {});
+  EXPECT_EQ(carrier_.sent().size(), 1u) << "one SMS, however it was found";
+}
+
+TEST_F(LiveSendingTest, AHandOffACrashLeftBehindFailsStaleAndIsRefundedNeverResent) {
+  std::string id = queue(2);
+  scratch_.exec(
+      "UPDATE messages SET handoff_started_at = now() - interval '2 minutes' WHERE id "
+      "= '" +
+      id + "'");
+  auto counts = workers::sweepQueued(context_, carrier_, {});
+  EXPECT_EQ(counts.failed_stale, 1);
+  EXPECT_EQ(statusOf(id), "FAILED");
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + id + "'"), "STALE_QUEUED");
+  EXPECT_EQ(costOf(id), 0);
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_refund' AND reference_id = '" + id + "'"), 1);
+  auto data =
+      nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = 'message.failed'"));
+  EXPECT_FALSE(data.contains("to")) << "form c has no to and no from";
+  workers::sweepQueued(context_, carrier_, {});
+  sender_(outbound(id));
+  EXPECT_EQ(carrier_.sent().size(), 0u);
+  EXPECT_EQ(events("message.failed"), 1);
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
+  carrier_.on_send = [](const FakeCarrier::SentText& sms) {
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = "car_" + sms.text + sms.to;
+    accepted.parts = 3;
+    return accepted;
+  };
+  long long before = balance(account_);
+  std::string more = queue(2);
+  sender_(outbound(more));
+  EXPECT_EQ(costOf(more), 3 * kPartPrice);
+  EXPECT_EQ(balance(account_), before - 3 * kPartPrice);
+  EXPECT_EQ(nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = "
+                                       "'message.sent'"))["cost_cents"],
+            3 * kPartPrice);
+
+  carrier_.on_send = [](const FakeCarrier::SentText& sms) {
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = "car_fewer" + sms.to;
+    accepted.parts = 1;
+    return accepted;
+  };
+  std::string fewer = queue(4, "now()", "+16132220198");
+  sender_(outbound(fewer));
+  EXPECT_EQ(costOf(fewer), kPartPrice);
+  EXPECT_EQ(text("SELECT segment_count::text FROM messages WHERE id = '" + fewer + "'"), "1");
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
+  std::string id = queue(1);
+  carrier_.on_send = [&](const FakeCarrier::SentText&) {
+    receipts_(receipt("car_early", "delivered"));  // the receipt overtakes the answer
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = "car_early";
+    accepted.parts = 1;
+    return accepted;
+  };
+  sender_(outbound(id));
+  EXPECT_EQ(statusOf(id), "DELIVERED");
+  EXPECT_EQ(count("early_receipts"), 0);
+  EXPECT_EQ(count("outbox o WHERE topic = 'events' AND payload::jsonb->>'type' = "
+                  "'message.delivered' AND o.id > (SELECT id FROM outbox WHERE topic = 'events' "
+                  "AND payload::jsonb->>'type' = 'message.sent')"),
+            1)
+      << "message.sent is published before message.delivered";
+  receipts_(receipt("car_early", "delivered"));
+  EXPECT_EQ(events("message.delivered"), 1) << "a late duplicate changes nothing";
+}
+
+TEST_F(LiveSendingTest, ReceiptsCountTowardTheUndeliverableNumberAndDuplicatesDoNot) {
+  std::string to = "+16132220177";
+  for (int i = 0; i < 3; ++i) {
+    std::string id = queue(1, "now()", to);
+    sender_(outbound(id));
+    auto failed = receipt(carrierIdOf(id), "delivery_failed");
+    for (int delivery = 0; delivery < 3; ++delivery) receipts_(failed);
+    EXPECT_EQ(statusOf(id), "UNDELIVERED");
+    EXPECT_EQ(costOf(id), kPartPrice) << "an undelivered message keeps its charge";
+  }
+  EXPECT_EQ(query("SELECT consecutive_failures FROM undeliverable_numbers WHERE phone_number = '" +
+                  to + "'"),
+            3);
+  EXPECT_EQ(events("message.undelivered"), 3);
+  std::string ok = queue(1, "now()", to);
+  sender_(outbound(ok));
+  receipts_(receipt(carrierIdOf(ok), "delivered"));
+  EXPECT_EQ(query("SELECT consecutive_failures FROM undeliverable_numbers WHERE phone_number = '" +
+                  to + "'"),
+            0)
+      << "a delivery resets the count";
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(LiveSendingTest, AFailedReceiptRefundsTheAttemptOnce) {
+  std::string id = queue(2);
+  sender_(outbound(id));
+  auto failed = receipt(carrierIdOf(id), "sending_failed");
+  receipts_(failed);
+  receipts_(failed);
+  EXPECT_EQ(statusOf(id), "FAILED");
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_refund' AND reference_id = '" + id + "'"), 1);
+  EXPECT_EQ(costOf(id), 0);
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(LiveSendingTest, ManyFailuresWarnThenPauseOncePerPeriod) {
+  history(50, 6);  // 12 %: over the 10 % warning, under the 25 % pause
+  reviewHealth();
+  reviewHealth();
+  EXPECT_EQ(events("account.delivery_warning"), 1) << "once per period";
+  auto warning = nlohmann::json::parse(
+      text("SELECT data::text FROM events WHERE type = 'account.delivery_warning'"));
+  EXPECT_EQ(warning, nlohmann::json({{"failure_rate_pct", 12}, {"failed", 6}, {"sample", 50}}));
+  EXPECT_EQ(events("account.sending_paused"), 0);
+
+  history(50, 20);  // the newest 50: 40 % failed
+  reviewHealth();
+  reviewHealth();
+  EXPECT_EQ(events("account.sending_paused"), 1);
+  auto paused = nlohmann::json::parse(
+      text("SELECT data::text FROM events WHERE type = 'account.sending_paused'"));
+  EXPECT_EQ(paused["channel"], "sms");
+  EXPECT_EQ(paused["reason"], "FAILURE_RATE");
+  db::Session sql(database_);
+  auto pause = workers::activeSendingPause(*sql, account_);
+  ASSERT_TRUE(pause.has_value());
+  EXPECT_EQ(pause->reason, "FAILURE_RATE");
+  EXPECT_EQ(pause->paused_until, paused["paused_until"]);
+}
+
+TEST_F(LiveSendingTest, FewerThanAFullSampleIsNotJudged) {
+  history(20, 20);
+  reviewHealth();
+  EXPECT_EQ(events("account.delivery_warning"), 0);
+  EXPECT_EQ(events("account.sending_paused"), 0);
+}
+
+TEST_F(LiveSendingTest, ManyOptOutsPauseSending) {
+  SendPolicy policy;
+  policy.opt_out_pause_min_sends = 20;
+  history(20, 0);
+  for (int i = 0; i < 2; ++i) {
+    scratch_.exec(
+        "INSERT INTO opt_outs (id, account_id, mode, phone_number, from_number) VALUES "
+        "('" +
+        newId("oo") + "', '" + account_ + "', 'LIVE', '+1613222" + std::to_string(1000 + i) +
+        "', '" + number_ + "')");
+  }
+  db::Session sql(database_);
+  workers::reviewOptOutRate(*sql, account_, policy);
+  EXPECT_EQ(events("account.sending_paused"), 1) << "2 opt-outs of 20 recipients: 10 % > 5 %";
+  EXPECT_EQ(workers::activeSendingPause(*sql, account_)->reason, "OPT_OUT_RATE");
+}
+
+TEST_F(LiveSendingTest, SpendOverTheThresholdWarnsOncePerDay) {
+  for (int i = 0; i < 3; ++i) {
+    db::Session sql(database_);
+    db::postLedgerEntry(*sql, {account_, -200, "sms_outbound", newId("msg"), "SMS"});
+  }
+  db::Session sql(database_);
+  EXPECT_EQ(workers::raiseSpendWarnings(*sql, {}), 1) << "600 cents in the hour > 500";
+  EXPECT_EQ(workers::raiseSpendWarnings(*sql, {}), 0);
+  auto warning = nlohmann::json::parse(
+      text("SELECT data::text FROM events WHERE type = 'account.spend_warning'"));
+  EXPECT_EQ(warning, nlohmann::json({{"spent_last_hour_cents", 600},
+                                     {"typical_daily_cents", 0},
+                                     {"threshold_cents", 500}}));
+}
+
+TEST_F(LiveSendingTest, BodiesArePurgedAfterTheRetentionPeriod) {
+  std::string old_id = queue(1);
+  std::string recent = queue(1, "now()", "+16132220111");
+  scratch_.exec("UPDATE messages SET created_at = now() - interval '91 days' WHERE id = '" +
+                old_id + "'");
+  db::Session sql(database_);
+  EXPECT_EQ(workers::purgeExpiredBodies(*sql, {}, 1000), 1);
+  EXPECT_EQ(
+      text("SELECT (body IS NULL AND body_purged)::text FROM messages WHERE id = '" + old_id + "'"),
+      "true");
+  EXPECT_EQ(text("SELECT body FROM messages WHERE id = '" + recent + "'"), "Hello");
+  EXPECT_EQ(workers::purgeExpiredBodies(*sql, {}, 1000), 0);
+}
+
+TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {
+  history(50, 30);
+  reviewHealth();
+  db::Session sql(database_);
+  RecordingMailer mailer;
+  soci::rowset<std::string> rows = (sql->prepare << "SELECT jsonb_build_object('v', 1, 'id', id, "
+                                                    "'type', type, 'created', iso_ts(created_at), "
+                                                    "'account_id', account_id, 'livemode', "
+                                                    "livemode, 'data', data)::text FROM events ORDER BY type");
+  std::vector<topics::EventRecord> events;
+  for (const auto& row : rows) events.push_back(topics::EventRecord::parse(row));
+  ASSERT_EQ(events.size(), 2u) << "a delivery warning and a pause";
+  for (int replay = 0; replay < 2; ++replay) {
+    for (const auto& event : events) workers::emailAccountEvent(*sql, mailer, event);
+  }
+  ASSERT_EQ(mailer.sent.size(), 2u);
+  EXPECT_EQ(mailer.sent[0].to, account_ + "@ex.ca");
+  EXPECT_NE(mailer.sent[1].subject.find("account.sending_paused"), std::string::npos);
+}

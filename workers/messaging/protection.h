@@ -1,0 +1,33 @@
+#pragma once
+// Automatic account protection (spec "Account events"): a delivery warning, then a pause of
+// LIVE SMS sending when too many messages fail at the carrier or too many recipients opt out,
+// and a spend warning. Each is raised at most once per period; the webhook dispatcher also
+// emails account events to the owner.
+
+#include <soci/session.h>
+
+#include <optional>
+#include <string>
+
+#include "domain/send_policy.h"
+
+namespace smsgw::workers {
+
+// After a LIVE message failed at the carrier (refused, undelivered or failed by receipt).
+void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
+                          const SendPolicy& policy);
+
+// After a LIVE opt-out was recorded.
+void reviewOptOutRate(soci::session& sql, const std::string& account_id, const SendPolicy& policy);
+
+// Raises account.spend_warning for every account whose SMS spend of the last hour is over its
+// threshold; returns how many were raised. Run periodically.
+int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy);
+
+struct SendingPause {
+  std::string paused_until;  // ISO 8601 UTC
+  std::string reason;        // FAILURE_RATE or OPT_OUT_RATE
+};
+std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::string& account_id);
+
+}  // namespace smsgw::workers

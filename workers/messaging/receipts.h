@@ -1,0 +1,24 @@
+#pragma once
+// Applying the carrier's receipt for a message it accepted. delivered -> DELIVERED;
+// delivery_failed, expired -> UNDELIVERED (charge kept); sending_failed -> FAILED (refunded).
+// Guarded by status, so a late or repeated receipt changes nothing. A receipt that arrives
+// before the sender recorded the carrier's answer is held, and applied by the sender when it
+// records that answer: receipts are applied in order.
+
+#include <soci/session.h>
+
+#include "domain/send_policy.h"
+#include "topics/records.h"
+
+namespace smsgw::workers {
+
+enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
+
+ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
+                            const SendPolicy& policy);
+
+// Called by the sender in the transaction that records the carrier's acceptance.
+void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
+                      const SendPolicy& policy);
+
+}  // namespace smsgw::workers

@@ -1,0 +1,23 @@
+#include "workers/messaging/retention.h"
+
+#include <soci/soci.h>
+
+namespace smsgw::workers {
+
+int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) {
+  soci::transaction tx(sql);
+  int purged = 0;
+  sql << "WITH old AS (SELECT id FROM messages WHERE body IS NOT NULL AND created_at < now() - "
+         "make_interval(days => :d) ORDER BY created_at LIMIT :n FOR UPDATE SKIP LOCKED), "
+         "done AS (UPDATE messages m SET body = NULL, body_purged = true FROM old WHERE m.id = "
+         "old.id RETURNING 1) SELECT count(*) FROM done",
+      soci::use(policy.message_retention_days), soci::use(batch), soci::into(purged);
+  // A receipt for a message we never recorded (a day is far longer than any send call).
+  sql << "DELETE FROM early_receipts WHERE received_at < now() - interval '1 day'";
+  sql << "DELETE FROM number_lookups WHERE looked_up_at < now() - make_interval(days => :d)",
+      soci::use(policy.lookup_cache_days);
+  tx.commit();
+  return purged;
+}
+
+}  // namespace smsgw::workers

@@ -1,0 +1,33 @@
+#include "workers/messaging/undeliverable.h"
+
+#include <soci/soci.h>
+
+namespace smsgw::workers {
+
+void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code) {
+  std::string last_code = code;
+  soci::indicator code_ind = code.empty() ? soci::i_null : soci::i_ok;
+  sql << "INSERT INTO undeliverable_numbers AS u (phone_number, consecutive_failures, "
+         "last_failure_at, last_failure_code) VALUES (:n, 1, now(), :c) "
+         "ON CONFLICT (phone_number) DO UPDATE SET consecutive_failures = "
+         "u.consecutive_failures + 1, last_failure_at = now(), last_failure_code = "
+         "excluded.last_failure_code",
+      soci::use(number), soci::use(last_code, code_ind);
+}
+
+void recordCarrierDelivery(soci::session& sql, const std::string& number) {
+  sql << "UPDATE undeliverable_numbers SET consecutive_failures = 0 WHERE phone_number = :n "
+         "AND consecutive_failures > 0",
+      soci::use(number);
+}
+
+bool isUndeliverable(soci::session& sql, const std::string& number, const SendPolicy& policy) {
+  int refused = 0;
+  sql << "SELECT count(*) FROM undeliverable_numbers WHERE phone_number = :n "
+         "AND consecutive_failures >= :f AND last_failure_at > now() - make_interval(days => :d)",
+      soci::use(number), soci::use(policy.undeliverable_failures),
+      soci::use(policy.undeliverable_days), soci::into(refused);
+  return refused > 0;
+}
+
+}  // namespace smsgw::workers

@@ -1,0 +1,65 @@
+#include "workers/sender/queued_sweep.h"
+
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+#include "workers/sender/live_handoff.h"
+#include "workers/sender/test_simulation.h"
+
+namespace smsgw::workers {
+namespace {
+
+constexpr int kBatch = 200;
+
+std::vector<std::string> selectIds(db::Database& db, const std::string& query, int seconds) {
+  db::Session sql(db);
+  std::vector<std::string> ids(kBatch);
+  int batch = kBatch;
+  *sql << query, soci::use(seconds), soci::use(batch), soci::into(ids);
+  return ids;
+}
+
+}  // namespace
+
+SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
+                        int lost_after_seconds) {
+  SweepCounts counts;
+  {
+    db::Session sql(context.db);
+    soci::transaction tx(*sql);
+    std::vector<std::string> stale(kBatch);
+    *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
+            "handoff_started_at < now() - make_interval(secs => :s) ORDER BY send_at LIMIT :n "
+            "FOR UPDATE SKIP LOCKED",
+        soci::use(kStaleHandoffSeconds), soci::use(kBatch), soci::into(stale);
+    for (const auto& id : stale) failStaleHandoff(*sql, id);
+    tx.commit();
+    counts.failed_stale = static_cast<int>(stale.size());
+  }
+  // Paced LIVE messages are swept as soon as they are due; an unpaced one (send_at null, e.g.
+  // an automatic reply) only when its record looks lost.
+  auto due = selectIds(context.db,
+                       "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
+                       "handoff_started_at IS NULL AND coalesce(send_at, created_at + "
+                       "make_interval(secs => :s)) <= now() ORDER BY send_at LIMIT :n",
+                       lost_after_seconds);
+  for (const auto& id : due) {
+    if (handOffLive(context, carrier, policy, id) == HandoffOutcome::Settled) ++counts.handed_off;
+  }
+  auto lost_tests = selectIds(context.db,
+                              "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'TEST' "
+                              "AND created_at < now() - make_interval(secs => :s) "
+                              "ORDER BY created_at LIMIT :n",
+                              lost_after_seconds);
+  for (const auto& id : lost_tests) simulateTestSend(context, id);
+  counts.simulated = static_cast<int>(lost_tests.size());
+  if (counts.handed_off || counts.failed_stale || counts.simulated) {
+    spdlog::info("queued sweep: {} handed off, {} stale, {} TEST re-simulated", counts.handed_off,
+                 counts.failed_stale, counts.simulated);
+  }
+  return counts;
+}
+
+}  // namespace smsgw::workers

@@ -1,0 +1,15 @@
+#pragma once
+// TEST sends cross the same pipeline without a carrier: SENDING at once with `message.sent`,
+// then a simulated receipt on carrier.receipts. The TEST magic destinations (domain/
+// destinations.h) simulate a carrier refusal (FAILED CARRIER_ERROR) or an undelivered receipt.
+// Guarded by QUEUED, so a replayed record changes nothing.
+
+#include <string>
+
+#include "workers/runtime/run_worker.h"
+
+namespace smsgw::workers {
+
+void simulateTestSend(WorkerContext& context, const std::string& message_id);
+
+}  // namespace smsgw::workers
