@@ -13,6 +13,7 @@ SendPolicy SendPolicy::fromEnvironment() {
   p.local_parts_per_minute = env::getInt("LOCAL_PARTS_PER_MINUTE", p.local_parts_per_minute);
   p.toll_free_parts_per_minute =
       env::getInt("TOLL_FREE_PARTS_PER_MINUTE", p.toll_free_parts_per_minute);
+  p.stale_handoff_seconds = env::getInt("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds);
   p.lookup_cache_days = env::getInt("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days);
   p.message_retention_days = env::getInt("MESSAGE_RETENTION_DAYS", p.message_retention_days);
   p.failure_pause_pct = env::getInt("FAILURE_PAUSE_PCT", p.failure_pause_pct);

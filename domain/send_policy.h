@@ -17,6 +17,9 @@ struct SendPolicy {
   int local_parts_per_minute = 10;
   int toll_free_parts_per_minute = 180;
   int lookup_cache_days = 30;
+  // A hand-off started this long ago with no outcome belongs to a sender that died: longer
+  // than any carrier call (CARRIER_TIMEOUT_MS) can last.
+  int stale_handoff_seconds = 60;
   // UNDELIVERABLE_NUMBER: this many carrier failures in a row refuse a number for this long.
   int undeliverable_failures = 3;
   int undeliverable_days = 90;

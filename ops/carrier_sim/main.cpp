@@ -55,7 +55,7 @@ class CallbackQueue {
   void post(const std::string& path, json body, std::chrono::milliseconds delay) {
     {
       std::lock_guard lock(mutex_);
-      items_.push_back({std::chrono::steady_clock::now() + delay, path, body.dump()});
+      items_.push_back({std::chrono::steady_clock::now() + delay, path, body.dump(), 0});
     }
     wake_.notify_all();
   }
@@ -78,7 +78,11 @@ class CallbackQueue {
   struct Item {
     std::chrono::steady_clock::time_point due;
     std::string path, body;
+    int attempts;
   };
+  // Like a real carrier, a callback the gateway did not take (down, restarting, 5xx) is tried
+  // again, a second apart, for about a minute.
+  static constexpr int kMaxCallbackAttempts = 60;
   void run() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
@@ -94,8 +98,13 @@ class CallbackQueue {
       Item item = items_.front();
       items_.pop_front();
       lock.unlock();
-      sendNow(item.path, item.body);
+      long status = sendNow(item.path, item.body);
       lock.lock();
+      bool taken = status >= 200 && status < 300;
+      if (!taken && ++item.attempts < kMaxCallbackAttempts) {
+        item.due = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        items_.push_back(item);
+      }
     }
   }
   const SimConfig& config_;

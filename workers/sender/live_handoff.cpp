@@ -28,7 +28,7 @@ struct Claim {
 };
 
 // Records that the hand-off starts now; nothing when it is not ours to send (yet).
-Claim claim(db::Database& db, const std::string& id) {
+Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   Outgoing message;
@@ -51,7 +51,7 @@ Claim claim(db::Database& db, const std::string& id) {
   *sql << "SELECT (status = 'QUEUED')::int, (handoff_started_at IS NOT NULL)::int, "
           "coalesce(handoff_started_at < now() - make_interval(secs => :s), false)::int "
           "FROM messages WHERE id = :id AND mode = 'LIVE'",
-      soci::use(kStaleHandoffSeconds), soci::use(id), soci::into(queued), soci::into(started),
+      soci::use(stale_after_seconds), soci::use(id), soci::into(queued), soci::into(started),
       soci::into(stale);
   if (!sql->got_data() || !queued) return {};         // settled already: a replay
   if (!started) return {{}, HandoffOutcome::NotDue};  // its pacing slot comes later
@@ -159,7 +159,7 @@ void failStaleHandoff(soci::session& sql, const std::string& id) {
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
                            const std::string& message_id) {
-  auto claimed = claim(context.db, message_id);
+  auto claimed = claim(context.db, message_id, policy.stale_handoff_seconds);
   if (!claimed.message) {
     context.relay.notify();
     return claimed.otherwise;

@@ -13,10 +13,6 @@
 
 namespace smsgw::workers {
 
-// Longer than any carrier call (CARRIER_TIMEOUT_MS) can last: a hand-off started earlier than
-// this with no outcome belongs to a sender that died.
-inline constexpr int kStaleHandoffSeconds = 60;
-
 enum class HandoffOutcome { Settled, NotDue, NotOurs };
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,

@@ -33,7 +33,7 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
     *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
             "handoff_started_at < now() - make_interval(secs => :s) ORDER BY send_at LIMIT :n "
             "FOR UPDATE SKIP LOCKED",
-        soci::use(kStaleHandoffSeconds), soci::use(kBatch), soci::into(stale);
+        soci::use(policy.stale_handoff_seconds), soci::use(kBatch), soci::into(stale);
     for (const auto& id : stale) failStaleHandoff(*sql, id);
     tx.commit();
     counts.failed_stale = static_cast<int>(stale.size());

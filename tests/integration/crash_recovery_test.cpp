@@ -1,0 +1,293 @@
+// Crash-proof: a few thousand LIVE sends while the API, the sender and the receipt worker are
+// killed with SIGKILL at random moments and restarted. At the end every accepted message is
+// final, no handset got a text twice (the carrier simulator counts), and every account's money
+// adds up: balance = ledger, and each message charged once or refunded once per attempt.
+// The processes are the real binaries on their own ports and scratch database, with their own
+// consumer groups on the shared broker, so the running stack never sees their messages.
+#include <gtest/gtest.h>
+#include <soci/soci.h>
+
+#include <atomic>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "db/database.h"
+#include "db/ledger.h"
+#include "domain/api_key.h"
+#include "domain/crypto.h"
+#include "domain/http_client.h"
+#include "domain/ids.h"
+#include "domain/permissions.h"
+#include "tests/support/child_process.h"
+#include "tests/support/fake_carrier.h"
+#include "tests/support/scratch_database.h"
+#include "workers/numbers/purchase.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+constexpr int kAccounts = 4;
+constexpr int kSendsPerAccount = 500;
+constexpr int kNumbersPerAccount = 3;
+constexpr int kRecipientsPerAccount = 100;  // 5 texts each: under 30 an hour
+
+struct Customer {
+  std::string id, key;
+  std::vector<std::string> numbers, recipients;
+};
+
+struct Accepted {
+  std::string id, body;
+};
+
+int randomPort() {
+  std::random_device device;
+  return 20000 + static_cast<int>(device() % 8000);
+}
+
+class CrashRecoveryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    api_port_ = randomPort();
+    sim_port_ = api_port_ + 1;
+    std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
+    std::map<std::string, std::string> env = {
+        {"DATABASE_URL", scratch_.url()},
+        {"KAFKA_GROUP_PREFIX", "crash" + run},
+        {"API_PORT", std::to_string(api_port_)},
+        {"API_RATE_LIMIT_PER_SECOND", "100000"},
+        {"CARRIER_BASE_URL", simUrl()},
+        {"CARRIER_TIMEOUT_MS", "2000"},
+        {"STALE_HANDOFF_SECONDS", "5"},
+        {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not what this test is about
+        {"SIM_GATEWAY_URL", apiUrl()},
+        {"SIM_RECEIPT_DELAY_MS", "100"}};
+    auto log = [&](const std::string& name) {
+      return (std::filesystem::temp_directory_path() / ("crash-" + run + "-" + name + ".log"))
+          .string();
+    };
+    sim_ = std::make_unique<ChildProcess>(
+        SMSGW_SIM_PATH,
+        std::vector<std::string>{"--host", "127.0.0.1", "--port", std::to_string(sim_port_)}, env,
+        log("sim"));
+    api_ =
+        std::make_unique<ChildProcess>(SMSGW_API_PATH, std::vector<std::string>{}, env, log("api"));
+    sender_ = std::make_unique<ChildProcess>(SMSGW_SENDER_PATH, std::vector<std::string>{}, env,
+                                             log("sender"));
+    receipt_ = std::make_unique<ChildProcess>(SMSGW_RECEIPT_PATH, std::vector<std::string>{}, env,
+                                              log("receipt"));
+    for (auto* process : {sim_.get(), api_.get(), sender_.get(), receipt_.get()}) {
+      process->start();
+    }
+    ASSERT_TRUE(healthy(simUrl()));
+    ASSERT_TRUE(healthy(apiUrl()));
+    for (int i = 0; i < kAccounts; ++i) customers_.push_back(newCustomer());
+  }
+
+  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(api_port_); }
+  std::string simUrl() const { return "http://127.0.0.1:" + std::to_string(sim_port_); }
+
+  static bool healthy(const std::string& base) {
+    for (int i = 0; i < 200; ++i) {
+      if (httpRequest("GET", base + "/health", {}, "", std::chrono::seconds(1)).status == 200) {
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
+  // A verified, funded account with numbers, a LIVE key and express consent from its recipients.
+  Customer newCustomer() {
+    Customer c;
+    c.id = newId("acc");
+    scratch_.exec(
+        "INSERT INTO accounts (id, name, email, password_hash, status, verified_phone, "
+        "phone_number_limit) VALUES ('" +
+        c.id + "', 'Crash', '" + c.id + "@ex.ca', 'x', 'ACTIVE', '+14162220000', 10)");
+    {
+      db::Session sql(database_);
+      db::postLedgerEntry(*sql, {c.id, 100000, "top_up", newId("topup"), "Top-up"});
+    }
+    GeneratedKey key = generateApiKey(KeyMode::Live);
+    c.key = key.secret;
+    scratch_.exec(
+        "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, "
+        "permissions) VALUES ('" +
+        newId("key") + "', '" + c.id + "', '" + key.hash + "', '" + key.key_prefix +
+        "', 'LIVE', '" + Permissions::everything().toJson().dump() + "'::jsonb)");
+    FakeCarrier numbers_carrier;
+    for (int n = 0; n < kNumbersPerAccount; ++n) {
+      std::string number = "+1613" + std::to_string(3000000 + next_number_++);
+      auto outcome = numbers::purchaseNumber(database_, numbers_carrier, c.id, *E164::parse(number),
+                                             std::chrono::system_clock::now());
+      EXPECT_EQ(outcome.kind, numbers::PurchaseOutcome::Kind::Completed) << outcome.detail;
+      c.numbers.push_back(number);
+    }
+    for (int r = 0; r < kRecipientsPerAccount; ++r) {
+      std::string to = "+1514" + std::to_string(3000000 + next_recipient_++);
+      scratch_.exec(
+          "INSERT INTO consents (id, account_id, mode, channel, phone_number, "
+          "consent_type, source_description) VALUES ('" +
+          newId("cns") + "', '" + c.id + "', 'LIVE', 'SMS', '" + to +
+          "', 'EXPRESS', 'Crash test')");
+      c.recipients.push_back(to);
+    }
+    return c;
+  }
+
+  // Sends as a careful client: a transport error or a 5xx is retried with the same
+  // Idempotency-Key until the API answers.
+  void sendAll(const Customer& c) {
+    for (int i = 0; i < kSendsPerAccount; ++i) {
+      nlohmann::json body = {{"from", c.numbers[i % kNumbersPerAccount]},
+                             {"to", c.recipients[i % kRecipientsPerAccount]},
+                             {"body", "Crash test " + c.id + " #" + std::to_string(i)}};
+      HttpHeaders headers = {{"Authorization", "Bearer " + c.key},
+                             {"Content-Type", "application/json"},
+                             {"Idempotency-Key", "send-" + std::to_string(i)}};
+      for (int attempt = 0;; ++attempt) {
+        auto response = httpRequest("POST", apiUrl() + "/v1/messages", headers, body.dump(),
+                                    std::chrono::seconds(10));
+        if (response.status == 201) {
+          std::lock_guard lock(mutex_);
+          accepted_.push_back({nlohmann::json::parse(response.body)["id"], body["body"]});
+          break;
+        }
+        if ((response.status != 0 && response.status < 500 && response.status != 409) ||
+            attempt > 300) {
+          ADD_FAILURE() << "send refused: " << response.status << " " << response.body;
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
+  }
+
+  long long query(const std::string& sql_text) {
+    db::Session sql(database_);
+    long long value = 0;
+    *sql << sql_text, soci::into(value);
+    return value;
+  }
+
+  ScratchDatabase scratch_;
+  db::Database database_{scratch_.url(), 4};
+  int api_port_ = 0, sim_port_ = 0;
+  int next_number_ = 0, next_recipient_ = 0;
+  std::unique_ptr<ChildProcess> sim_, api_, sender_, receipt_;
+  std::vector<Customer> customers_;
+  std::mutex mutex_;
+  std::vector<Accepted> accepted_;
+};
+
+}  // namespace
+
+TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnce) {
+  std::atomic<bool> sending{true};
+  std::atomic<int> kills{0};
+  std::thread killer([&] {
+    std::mt19937 random(std::random_device{}());
+    std::vector<ChildProcess*> victims = {api_.get(), sender_.get(), receipt_.get()};
+    while (sending) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300 + random() % 1200));
+      if (!sending) break;
+      ChildProcess* victim = victims[random() % victims.size()];
+      victim->kill9();
+      ++kills;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100 + random() % 400));
+      victim->start();
+    }
+  });
+  auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients;
+  for (const auto& customer : customers_) clients.emplace_back([&] { sendAll(customer); });
+  for (auto& client : clients) client.join();
+  sending = false;
+  killer.join();
+  ASSERT_TRUE(healthy(apiUrl()));
+  std::cout << "crash test: sending took "
+            << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                started)
+                   .count()
+            << " s" << std::endl;
+
+  // Settling: stale hand-offs fail after 5 s, lost records are swept after 30 s, and the
+  // simulator retries receipts the API missed.
+  auto unsettled = [&] {
+    return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING')");
+  };
+  for (int i = 0; i < 900 && unsettled() > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  auto seconds = [&] {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                            started)
+        .count();
+  };
+  std::cout << "crash test: " << accepted_.size() << " sends accepted, " << kills.load()
+            << " kills, settled after " << seconds() << " s; statuses:";
+  {
+    db::Session sql(database_);
+    soci::rowset<soci::row> rows =
+        (sql->prepare << "SELECT status || coalesce('/' || error_code, '') AS s, count(*) FROM "
+                         "messages GROUP BY s ORDER BY s");
+    for (const auto& row : rows)
+      std::cout << " " << row.get<std::string>(0) << "=" << row.get<long long>(1);
+  }
+  std::cout << std::endl;
+  RecordProperty("kills", kills.load());
+  EXPECT_GE(kills.load(), 5);
+  ASSERT_EQ(accepted_.size(), static_cast<size_t>(kAccounts * kSendsPerAccount));
+  EXPECT_EQ(unsettled(), 0) << "every accepted message reached a final state";
+
+  std::set<std::string> ids;
+  for (const auto& a : accepted_) ids.insert(a.id);
+  EXPECT_EQ(ids.size(), accepted_.size()) << "one message per Idempotency-Key";
+  EXPECT_EQ(query("SELECT count(*) FROM messages WHERE direction = 'OUTBOUND'"),
+            static_cast<long long>(ids.size()))
+      << "nothing stored that the client was not told about";
+
+  // The carrier simulator's record: no text reached a handset twice.
+  auto texts = nlohmann::json::parse(
+      httpRequest("GET", simUrl() + "/sim/messages", {}, "", std::chrono::seconds(10)).body);
+  std::map<std::string, int> copies;
+  for (const auto& text : texts["data"]) ++copies[text["text"].get<std::string>()];
+  for (const auto& [body, n] : copies) EXPECT_EQ(n, 1) << body;
+  long long delivered =
+      query("SELECT count(*) FROM messages WHERE status IN ('DELIVERED', 'UNDELIVERED')");
+  EXPECT_GE(static_cast<long long>(copies.size()), delivered)
+      << "every delivered message reached the carrier";
+  EXPECT_EQ(query("SELECT count(*) FROM messages WHERE status = 'FAILED' AND error_code NOT IN "
+                  "('STALE_QUEUED', 'CARRIER_UNAVAILABLE', 'CARRIER_TIMEOUT')"),
+            0);
+
+  // Money: the balance is the ledger, and each attempt is charged once and refunded at most
+  // once, netting to the message's cost.
+  for (const auto& c : customers_) {
+    EXPECT_EQ(
+        query("SELECT balance_cents FROM accounts WHERE id = '" + c.id + "'"),
+        query("SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = '" + c.id + "'"));
+  }
+  EXPECT_EQ(query("SELECT count(*) FROM messages m WHERE direction = 'OUTBOUND' AND "
+                  "(SELECT count(*) FROM ledger_entries l WHERE l.kind = 'sms_outbound' AND "
+                  "(l.reference_id = m.id OR l.reference_id LIKE m.id || '/%')) <> m.send_attempt"),
+            0)
+      << "each attempt charged exactly once";
+  EXPECT_EQ(query("SELECT count(*) FROM messages m WHERE direction = 'OUTBOUND' AND "
+                  "coalesce((SELECT sum(amount_cents) FROM ledger_entries l WHERE l.kind LIKE "
+                  "'sms_%' AND (l.reference_id = m.id OR l.reference_id LIKE m.id || '/%')), 0) "
+                  "<> -m.cost_cents"),
+            0)
+      << "charges net of refunds equal each message's cost";
+  EXPECT_EQ(query("SELECT count(*) FROM messages WHERE status = 'FAILED' AND cost_cents <> 0"), 0)
+      << "failed messages are refunded";
+}

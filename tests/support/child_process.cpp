@@ -1,0 +1,64 @@
+#include "tests/support/child_process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace smsgw::testing {
+
+ChildProcess::ChildProcess(std::string path, std::vector<std::string> args,
+                           std::map<std::string, std::string> extra_env, std::string log_path)
+    : path_(std::move(path)),
+      args_(std::move(args)),
+      extra_env_(std::move(extra_env)),
+      log_path_(std::move(log_path)) {}
+
+ChildProcess::~ChildProcess() {
+  if (running()) kill9();
+}
+
+void ChildProcess::start() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string entry(*e);
+    auto eq = entry.find('=');
+    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  for (const auto& [name, value] : extra_env_) env[name] = value;
+  std::vector<std::string> env_strings;
+  for (const auto& [name, value] : env) env_strings.push_back(name + "=" + value);
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  argv.push_back(path_.data());
+  for (auto& a : args_) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log_path_.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+  int rc = posix_spawn(&pid_, path_.c_str(), &files, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&files);
+  if (rc != 0) {
+    pid_ = -1;
+    throw std::runtime_error("cannot start " + path_);
+  }
+}
+
+void ChildProcess::kill9() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+}  // namespace smsgw::testing

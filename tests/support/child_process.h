@@ -1,0 +1,33 @@
+#pragma once
+// A service process a test starts, kills with SIGKILL and restarts: for crash tests of our own
+// binaries. Output goes to a log file; the environment is the test's plus `extra_env`.
+
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace smsgw::testing {
+
+class ChildProcess {
+ public:
+  ChildProcess(std::string path, std::vector<std::string> args,
+               std::map<std::string, std::string> extra_env, std::string log_path);
+  ~ChildProcess();  // kills what is still running
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  void start();
+  void kill9();  // SIGKILL and reap: the crash
+  bool running() const { return pid_ > 0; }
+
+ private:
+  std::string path_;
+  std::vector<std::string> args_;
+  std::map<std::string, std::string> extra_env_;
+  std::string log_path_;
+  pid_t pid_ = -1;
+};
+
+}  // namespace smsgw::testing
