@@ -1,0 +1,13 @@
+-- Grows the messages table by :rows delivered messages of an idle account, as months of
+-- traffic would, so the benchmark measures sends against a large table.
+INSERT INTO accounts (id, name, email, password_hash, status)
+VALUES ('acc_filler', 'Filler', 'filler@example.ca', 'x', 'ACTIVE') ON CONFLICT DO NOTHING;
+INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status,
+                      segment_count, mode, cost_cents, part_price_cents, body_sha256, created_at,
+                      sent_at, delivered_at, send_at, carrier_message_id)
+SELECT 'msg_fill' || g || '_' || :'batch', 'acc_filler', 'OUTBOUND', '+16134000001',
+       '+1514' || (6000000 + g % 100000), 'Filler message ' || g, 'DELIVERED', 1, 'LIVE', 2, 2,
+       md5(g::text), now() - (g % 86400) * interval '1 minute', now(), now(), now(),
+       'car_fill' || g || '_' || :'batch'
+FROM generate_series(1, :rows) g;
+ANALYZE messages;
