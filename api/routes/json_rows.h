@@ -11,6 +11,10 @@
 
 namespace smsgw::api {
 
+// One message as the API renders it (Message); bind the id.
+inline constexpr const char* kMessageJson =
+    "SELECT api_message(m)::text FROM messages m WHERE m.id = :id";
+
 // Runs a query whose single column is JSON text; one result or none.
 std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
                                         const std::string& param);

@@ -11,8 +11,6 @@
 namespace smsgw::api {
 namespace {
 
-constexpr const char* kMessageJson = "SELECT api_message(m)::text FROM messages m WHERE m.id = :id";
-
 ApiResponse getMessage(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   const auto& id = req.params.at("id");

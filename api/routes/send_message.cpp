@@ -90,7 +90,7 @@ std::optional<EarlierSend> earlierSend(soci::session& sql, const Caller& caller,
 
 ApiResponse sentMessage(soci::session& sql, const std::string& id,
                         const std::optional<std::string>& estimated_send_at) {
-  auto message = queryJson(sql, "SELECT api_message(m)::text FROM messages m WHERE m.id = :id", id);
+  auto message = queryJson(sql, kMessageJson, id);
   (*message)["estimated_send_at"] =
       estimated_send_at ? nlohmann::json(*estimated_send_at) : nlohmann::json(nullptr);
   return ApiResponse::json(201, *message);

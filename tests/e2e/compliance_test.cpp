@@ -2,6 +2,7 @@
 // revocation, opt-outs, and TEST records kept apart from LIVE ones.
 #include <gtest/gtest.h>
 
+#include "tests/support/eventually.h"
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 
@@ -18,7 +19,6 @@ class Compliance : public ::testing::Test {
     return api.call("GET", "/v1/compliance/consents/check?" + query, bearer(key));
   }
   static std::string subscriber() { return randomSubscriber("514"); }
-  static std::string encoded(const std::string& e164) { return "%2B" + e164.substr(1); }
 
   HttpTestClient api{apiUrl()};
 };
@@ -39,13 +39,13 @@ TEST_F(Compliance, ExpressConsentIsRecordedAndAllowsSends) {
   EXPECT_TRUE(created.body["email_address"].is_null());
   EXPECT_TRUE(created.body["expires_at"].is_null()) << "express consent never expires";
 
-  Reply allowed = check(account.test_key, "phone_number=" + encoded(phone));
+  Reply allowed = check(account.test_key, "phone_number=" + encodedNumber(phone));
   ASSERT_EQ(allowed.status, 200) << allowed.raw_body;
   EXPECT_EQ(allowed.body["allowed"], true);
   EXPECT_EQ(allowed.body["consentType"], "EXPRESS");
   EXPECT_FALSE(allowed.body.contains("reason"));
 
-  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(phone),
+  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encodedNumber(phone),
                           bearer(account.test_key));
   ASSERT_EQ(listed.body["data"].size(), 1u);
   const auto& record = listed.body["data"][0];
@@ -134,7 +134,7 @@ TEST_F(Compliance, EveryConsentRuleHasItsError) {
 TEST_F(Compliance, TheCheckSaysWhyASendWouldBeRefused) {
   TestAccount account = signUp(api);
   std::string phone = subscriber();
-  Reply none = check(account.test_key, "phone_number=" + encoded(phone));
+  Reply none = check(account.test_key, "phone_number=" + encodedNumber(phone));
   EXPECT_EQ(none.body["allowed"], false);
   EXPECT_EQ(none.body["reason"], "NO_CONSENT");
   EXPECT_FALSE(none.body.contains("consentType"));
@@ -155,12 +155,13 @@ TEST_F(Compliance, RevokingEndsConsentAndASecondRevokeIsNotFound) {
                   .status,
               201);
   }
-  std::string path = "/v1/compliance/consents/" + encoded(phone);
+  std::string path = "/v1/compliance/consents/" + encodedNumber(phone);
   EXPECT_EQ(api.call("DELETE", path, bearer(account.test_key)).status, 204);
   EXPECT_EQ(api.call("DELETE", path, bearer(account.test_key)).status, 404);
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(phone)).body["reason"], "NO_CONSENT");
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(phone)).body["reason"],
+            "NO_CONSENT");
   Reply revoked =
-      api.call("GET", "/v1/compliance/consents?status=revoked&phone_number=" + encoded(phone),
+      api.call("GET", "/v1/compliance/consents?status=revoked&phone_number=" + encodedNumber(phone),
                bearer(account.test_key));
   ASSERT_EQ(revoked.body["data"].size(), 2u) << "every active consent of the number";
   EXPECT_FALSE(revoked.body["data"][0]["revokedAt"].is_null());
@@ -187,14 +188,15 @@ TEST_F(Compliance, AnOptOutRefusesEvenWithConsent) {
                 .status,
             201)
       << "recording it again is harmless";
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(phone)).body["reason"], "OPT_OUT");
-  EXPECT_EQ(
-      check(account.test_key, "phone_number=" + encoded(phone) + "&from_number=%2B14165550199")
-          .body["allowed"],
-      true)
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(phone)).body["reason"],
+            "OPT_OUT");
+  EXPECT_EQ(check(account.test_key,
+                  "phone_number=" + encodedNumber(phone) + "&from_number=%2B14165550199")
+                .body["allowed"],
+            true)
       << "the opt-out applies to the number it was given for";
 
-  Reply listed = api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encoded(phone),
+  Reply listed = api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encodedNumber(phone),
                           bearer(account.test_key));
   ASSERT_EQ(listed.body["data"].size(), 1u);
   EXPECT_EQ(listed.body["data"][0]["fromNumber"], "+14165550100");
@@ -228,8 +230,9 @@ TEST_F(Compliance, TestRecordsNeverCountForLiveSends) {
   std::string phone = subscriber();
   consent(account.test_key,
           {{"phone_number", phone}, {"consent_type", "express"}, {"source_description", "form"}});
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(phone)).body["allowed"], true);
-  EXPECT_EQ(check(account.live_key, "phone_number=" + encoded(phone)).body["reason"], "NO_CONSENT");
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(phone)).body["allowed"], true);
+  EXPECT_EQ(check(account.live_key, "phone_number=" + encodedNumber(phone)).body["reason"],
+            "NO_CONSENT");
   EXPECT_TRUE(
       api.call("GET", "/v1/compliance/consents", bearer(account.live_key)).body["data"].empty());
 }
@@ -280,12 +283,12 @@ TEST_F(Compliance, ABatchCountsEveryRowExactlyOnceAndRecordsTheGoodOnes) {
   EXPECT_EQ(batch.body["errors"][1]["field"], "relationship_type");
   EXPECT_EQ(batch.body["errors"][2]["code"], "EMAIL_COMING_SOON");
 
-  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(b),
+  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encodedNumber(b),
                           bearer(account.test_key));
   ASSERT_EQ(listed.body["data"].size(), 1u);
   EXPECT_EQ(listed.body["data"][0]["consentBatchId"], batch.body["id"]);
   EXPECT_EQ(listed.body["data"][0]["expiresAt"], "2028-10-01T00:00:00.000Z");
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(opted_out)).body["reason"],
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(opted_out)).body["reason"],
             "OPT_OUT");
 
   std::string path = "/v1/compliance/consent-batches/" + batch.body["id"].get<std::string>();
@@ -296,8 +299,9 @@ TEST_F(Compliance, ABatchCountsEveryRowExactlyOnceAndRecordsTheGoodOnes) {
   ASSERT_EQ(revoked.status, 200) << revoked.raw_body;
   EXPECT_EQ(revoked.body["counts"]["revoked_by_review"], 2);
   EXPECT_FALSE(revoked.body["revoked_at"].is_null());
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(a)).body["reason"], "NO_CONSENT");
-  EXPECT_EQ(check(account.test_key, "phone_number=" + encoded(already)).body["allowed"], true)
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(a)).body["reason"],
+            "NO_CONSENT");
+  EXPECT_EQ(check(account.test_key, "phone_number=" + encodedNumber(already)).body["allowed"], true)
       << "consents recorded outside the batch stay";
   EXPECT_EQ(api.call("POST", path + "/revoke", bearer(account.test_key)).status, 409);
   EXPECT_EQ(api.call("GET", path, bearer(account.live_key)).status, 402) << "LIVE key, unfunded";
@@ -319,7 +323,7 @@ TEST_F(Compliance, ABatchMayBeAnUploadedCsvFile) {
   EXPECT_EQ(uploaded.body["counts"]["express"], 1);
   EXPECT_EQ(uploaded.body["counts"]["implied"], 1);
   EXPECT_EQ(uploaded.body["file_name"], "till.csv");
-  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(a),
+  Reply listed = api.call("GET", "/v1/compliance/consents?phone_number=" + encodedNumber(a),
                           bearer(account.test_key));
   EXPECT_EQ(listed.body["data"][0]["sourceDescription"], "Signed at the till, \"Laval\" store");
 

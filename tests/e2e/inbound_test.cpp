@@ -18,10 +18,6 @@ using namespace smsgw::testing;
 
 namespace {
 
-std::string encoded(const std::string& e164) {
-  return "%2B" + e164.substr(1);
-}
-
 class Inbound : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -37,19 +33,20 @@ class Inbound : public ::testing::Test {
   }
   // What the simulated handset received from the account number, newest first.
   nlohmann::json handset() {
-    return sim.call("GET", "/sim/messages?to=" + encoded(subscriber)).body["data"];
+    return sim.call("GET", "/sim/messages?to=" + encodedNumber(subscriber)).body["data"];
   }
   nlohmann::json inboundMessages() {
     return api
-        .call("GET", "/v1/messages?direction=INBOUND&from=" + encoded(subscriber),
+        .call("GET", "/v1/messages?direction=INBOUND&from=" + encodedNumber(subscriber),
               bearer(account.live_key))
         .body["data"];
   }
   std::string consentCheck() {
-    Reply checked = api.call("GET",
-                             "/v1/compliance/consents/check?phone_number=" + encoded(subscriber) +
-                                 "&from_number=" + encoded(number),
-                             bearer(account.live_key));
+    Reply checked =
+        api.call("GET",
+                 "/v1/compliance/consents/check?phone_number=" + encodedNumber(subscriber) +
+                     "&from_number=" + encodedNumber(number),
+                 bearer(account.live_key));
     return checked.body["allowed"] == true ? "allowed" : checked.body["reason"].get<std::string>();
   }
 
@@ -78,8 +75,9 @@ TEST_F(Inbound, StopOptsOutAndTheConfirmationReachesTheHandset) {
 
   texts("Stop please");
   ASSERT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; }));
-  Reply opt_outs = api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encoded(subscriber),
-                            bearer(account.live_key));
+  Reply opt_outs =
+      api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encodedNumber(subscriber),
+               bearer(account.live_key));
   ASSERT_EQ(opt_outs.body["data"].size(), 1u);
   EXPECT_EQ(opt_outs.body["data"][0]["keywordUsed"], "STOP PLEASE");
   EXPECT_EQ(opt_outs.body["data"][0]["fromNumber"], number);
@@ -93,7 +91,7 @@ TEST_F(Inbound, StopOptsOutAndTheConfirmationReachesTheHandset) {
   EXPECT_EQ(received[0]["status"], "RECEIVED");
   EXPECT_EQ(received[0]["body"], "Stop please");
   EXPECT_EQ(received[0]["cost_cents"], 1);
-  Reply replies = api.call("GET", "/v1/messages?direction=OUTBOUND&to=" + encoded(subscriber),
+  Reply replies = api.call("GET", "/v1/messages?direction=OUTBOUND&to=" + encodedNumber(subscriber),
                            bearer(account.live_key));
   ASSERT_EQ(replies.body["data"].size(), 1u);
   EXPECT_EQ(replies.body["data"][0]["auto_reply_keyword"], "STOP");
@@ -116,8 +114,9 @@ TEST_F(Inbound, StartAfterStopReinstatesAndHelpIsAnswered) {
   texts("start");
   ASSERT_TRUE(eventually([&] { return consentCheck() == "NO_CONSENT"; }))
       << "the opt-out is lifted; consent is still needed";
-  Reply opt_outs = api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encoded(subscriber),
-                            bearer(account.live_key));
+  Reply opt_outs =
+      api.call("GET", "/v1/compliance/opt-outs?phone_number=" + encodedNumber(subscriber),
+               bearer(account.live_key));
   EXPECT_EQ(opt_outs.body["data"][0]["reinstateKeyword"], "START");
   EXPECT_FALSE(opt_outs.body["data"][0]["reinstatedAt"].is_null());
 
@@ -200,8 +199,9 @@ TEST_F(Inbound, ADoubleOptInIsAskedInFrenchAndConfirmedByOui) {
   EXPECT_EQ(listed()[0]["id"], asked.body["id"]);
   EXPECT_FALSE(listed()[0]["reply_message_id"].is_null());
   EXPECT_EQ(listed()[1]["status"], "EXPIRED") << "replaced by the newer request";
-  Reply consents = api.call("GET", "/v1/compliance/consents?phone_number=" + encoded(subscriber),
-                            bearer(account.live_key));
+  Reply consents =
+      api.call("GET", "/v1/compliance/consents?phone_number=" + encodedNumber(subscriber),
+               bearer(account.live_key));
   ASSERT_EQ(consents.body["data"].size(), 1u) << "the YES is express consent";
   EXPECT_EQ(consents.body["data"][0]["doubleOptInConfirmationId"], asked.body["id"]);
   EXPECT_EQ(consents.body["data"][0]["consentType"], "EXPRESS");

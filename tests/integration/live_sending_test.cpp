@@ -299,10 +299,11 @@ TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {
   reviewHealth();
   db::Session sql(database_);
   RecordingMailer mailer;
-  soci::rowset<std::string> rows = (sql->prepare << "SELECT jsonb_build_object('v', 1, 'id', id, "
-                                                    "'type', type, 'created', iso_ts(created_at), "
-                                                    "'account_id', account_id, 'livemode', "
-                                                    "livemode, 'data', data)::text FROM events ORDER BY type");
+  soci::rowset<std::string> rows =
+      (sql->prepare << "SELECT jsonb_build_object('v', 1, 'id', id, "
+                       "'type', type, 'created', iso_ts(created_at), "
+                       "'account_id', account_id, 'livemode', "
+                       "livemode, 'data', data)::text FROM events ORDER BY type");
   std::vector<topics::EventRecord> events;
   for (const auto& row : rows) events.push_back(topics::EventRecord::parse(row));
   ASSERT_EQ(events.size(), 2u) << "a delivery warning and a pause";

@@ -51,7 +51,8 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
     spdlog::info("message {} already past QUEUED; record ignored", message_id);
     return;
   }
-  auto magic = E164::parse(to) ? testDestination(*E164::parse(to)) : TestDestination::None;
+  auto number = E164::parse(to);
+  auto magic = number ? testDestination(*number) : TestDestination::None;
   if (magic == TestDestination::CarrierRefusal) {
     refuse(*sql, message_id, account, from, to);
     tx.commit();
