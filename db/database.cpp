@@ -9,8 +9,23 @@ Database::Database(const std::string& conninfo, size_t pool_size)
   for (size_t i = 0; i != pool_size; ++i) pool_.at(i).open(soci::postgresql, conninfo_);
 }
 
+namespace {
+
+// libpq's own view of the connection, without a round trip. SOCI's is_connected() sends a
+// query, which cost one round trip per lease on every request. A connection the server
+// dropped shows here once a statement on it has failed: that statement's caller sees the
+// error, and the next lease reconnects.
+bool connectionLooksBroken(soci::session& session) {
+  // Every pooled session was opened with the PostgreSQL backend (the constructor above).
+  auto* backend = static_cast<soci::postgresql_session_backend*>(session.get_backend());
+  return backend == nullptr || backend->conn_ == nullptr ||
+         PQstatus(backend->conn_) != CONNECTION_OK;
+}
+
+}  // namespace
+
 Session::Session(Database& db) : session_(db.pool()) {
-  if (!session_.is_connected()) session_.reconnect();
+  if (connectionLooksBroken(session_)) session_.reconnect();
 }
 
 }  // namespace smsgw::db

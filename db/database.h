@@ -14,6 +14,8 @@ class Database {
  public:
   Database(const std::string& conninfo, size_t pool_size);
   soci::connection_pool& pool() { return pool_; }
+  // For a connection a component must hold on its own (e.g. one that owns a session lock).
+  const std::string& conninfo() const { return conninfo_; }
 
  private:
   soci::connection_pool pool_;

@@ -140,6 +140,7 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   setConf(conf, "heartbeat.interval.ms",
           std::to_string(std::max(100, config_.session_timeout_ms / 6)));
   setConf(conf, "topic.metadata.refresh.interval.ms", "5000");
+  setConf(conf, "fetch.wait.max.ms", std::to_string(config_.fetch_wait_max_ms));
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
   if (!rk) {

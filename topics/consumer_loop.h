@@ -40,6 +40,11 @@ struct ConsumerConfig {
   std::string group_id;
   std::vector<std::string> topics;
   int session_timeout_ms = 6000;
+  // How long a fetch may wait at the broker for records. Kafka answers a waiting fetch as soon
+  // as records arrive, but librdkafka's mock cluster (local runs, CI) holds it the full time:
+  // at librdkafka's 500 ms default that was the bulk of the time from an accepted send to the
+  // carrier (ops/bench/RESULTS.md). Short waits cost only idle fetch requests.
+  int fetch_wait_max_ms = 20;
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
 };
 

@@ -1,6 +1,7 @@
 #include "topics/outbox_relay.h"
 
 #include <fmt/ranges.h>
+#include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
@@ -12,13 +13,6 @@ namespace {
 
 // Arbitrary constant naming "the outbox pass" among advisory locks.
 constexpr long long kRelayLock = 727274002;
-
-struct OutboxRow {
-  long long id;
-  std::string topic;
-  std::string key;
-  std::string payload;
-};
 
 }  // namespace
 
@@ -58,7 +52,8 @@ void OutboxRelay::loop() {
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_for(lock, config_.sweep_interval, [this] { return pending_ || !running_; });
+      auto interval = leading_.load() ? config_.leader_poll_interval : config_.sweep_interval;
+      wake_.wait_for(lock, interval, [this] { return pending_ || !running_; });
       if (!running_) return;
       pending_ = false;
     }
@@ -71,41 +66,65 @@ void OutboxRelay::loop() {
   }
 }
 
-int OutboxRelay::publishPending() {
-  db::Session sql(db_);
-  soci::transaction tx(*sql);
+bool OutboxRelay::lead() {
+  auto now = std::chrono::steady_clock::now();
+  // A relay that does not lead asks at most once per sweep interval, not on every notify.
+  if (attempted_once_ && now - last_attempt_ < config_.sweep_interval) return false;
+  attempted_once_ = true;
+  last_attempt_ = now;
+  if (!connection_) connection_ = std::make_unique<soci::session>(soci::postgresql, db_.conninfo());
   int locked = 0;
-  *sql << "SELECT pg_try_advisory_xact_lock(:lock)::int", soci::use(kRelayLock), soci::into(locked);
-  if (!locked) return 0;
+  *connection_ << "SELECT pg_try_advisory_lock(:lock)::int", soci::use(kRelayLock),
+      soci::into(locked);
+  leading_ = locked != 0;
+  if (leading_) spdlog::info("this process now publishes the outbox");
+  return leading_;
+}
 
-  std::vector<OutboxRow> rows;
-  soci::rowset<soci::row> result =
-      (sql->prepare << "SELECT id, topic, record_key, payload FROM outbox "
-                       "WHERE published_at IS NULL ORDER BY id LIMIT :limit",
-       soci::use(config_.batch_size));
-  for (const auto& row : result) {
-    rows.push_back({row.get<long long>(0), row.get<std::string>(1), row.get<std::string>(2),
-                    row.get<std::string>(3)});
+void OutboxRelay::stepDown() {
+  leading_ = false;
+  connection_.reset();  // closing the connection releases the lock, wherever it stood
+}
+
+int OutboxRelay::publishPending() {
+  std::lock_guard pass(pass_mutex_);
+  try {
+    if (!leading_ && !lead()) return 0;
+    return publishAsLeader(*connection_);
+  } catch (...) {
+    stepDown();
+    throw;
   }
-  if (rows.empty()) return 0;
+}
+
+int OutboxRelay::publishAsLeader(soci::session& sql) {
+  std::vector<long long> ids(static_cast<size_t>(config_.batch_size));
+  std::vector<std::string> topics(ids.size()), keys(ids.size()), payloads(ids.size());
+  sql << "SELECT id, topic, record_key, payload FROM outbox WHERE published_at IS NULL "
+         "ORDER BY id LIMIT :limit",
+      soci::use(config_.batch_size), soci::into(ids), soci::into(topics), soci::into(keys),
+      soci::into(payloads);
+  if (ids.empty()) return 0;
 
   std::vector<std::future<void>> acks;
-  acks.reserve(rows.size());
-  for (const auto& row : rows) acks.push_back(producer_.produce(row.topic, row.key, row.payload));
+  acks.reserve(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    acks.push_back(producer_.produce(topics[i], keys[i], payloads[i]));
   std::vector<long long> published;
-  for (size_t i = 0; i < rows.size(); ++i) {
+  for (size_t i = 0; i < ids.size(); ++i) {
     try {
       acks[i].get();
-      published.push_back(rows[i].id);
+      published.push_back(ids[i]);
     } catch (const std::exception& e) {
-      spdlog::warn("outbox row {} not published yet: {}", rows[i].id, e.what());
+      spdlog::warn("outbox row {} not published yet: {}", ids[i], e.what());
     }
   }
+  // Not in a transaction: only the leader writes published_at, and a crash before this line
+  // publishes the rows again (consumers are idempotent, DESIGN.md rule 2).
   if (!published.empty()) {
-    std::string ids = fmt::format("{{{}}}", fmt::join(published, ","));
-    *sql << "UPDATE outbox SET published_at = now() WHERE id = ANY(:ids::bigint[])", soci::use(ids);
+    std::string list = fmt::format("{{{}}}", fmt::join(published, ","));
+    sql << "UPDATE outbox SET published_at = now() WHERE id = ANY(:ids::bigint[])", soci::use(list);
   }
-  tx.commit();
   return static_cast<int>(published.size());
 }
 

@@ -7,7 +7,6 @@
 #include "domain/destinations.h"
 #include "domain/errors.h"
 #include "workers/messaging/protection.h"
-#include "workers/messaging/undeliverable.h"
 
 namespace smsgw::api {
 namespace {
@@ -26,15 +25,34 @@ const char* lineTypeName(LineType type) {
   return "unknown";
 }
 
+// What the database knows of a destination: the cached line type and whether its carrier
+// failures make it undeliverable. One read, on the hot path of every LIVE send.
+struct KnownDestination {
+  std::optional<std::string> cached_line_type;
+  bool undeliverable = false;
+};
+
+KnownDestination knownDestination(soci::session& sql, const E164& number,
+                                  const SendPolicy& policy) {
+  KnownDestination known;
+  std::string line_type;
+  soci::indicator line_type_ind = soci::i_null;
+  int undeliverable = 0;
+  sql << "SELECT (SELECT line_type FROM number_lookups WHERE phone_number = :n AND "
+         "looked_up_at > now() - make_interval(days => :d)), EXISTS (SELECT 1 FROM "
+         "undeliverable_numbers WHERE phone_number = :n2 AND consecutive_failures >= :f AND "
+         "last_failure_at > now() - make_interval(days => :u))::int",
+      soci::use(number.str()), soci::use(policy.lookup_cache_days), soci::use(number.str()),
+      soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
+      soci::into(line_type, line_type_ind), soci::into(undeliverable);
+  if (line_type_ind == soci::i_ok) known.cached_line_type = line_type;
+  known.undeliverable = undeliverable != 0;
+  return known;
+}
+
 // The carrier's lookup, cached. A lookup the carrier cannot answer lets the send through (the
 // carrier itself refuses a landline) and is not cached.
-std::string lineTypeOf(App& app, soci::session& sql, const E164& number) {
-  std::string cached;
-  sql << "SELECT line_type FROM number_lookups WHERE phone_number = :n AND looked_up_at > now() - "
-         "make_interval(days => :d)",
-      soci::use(number.str()), soci::use(app.config.send_policy.lookup_cache_days),
-      soci::into(cached);
-  if (sql.got_data()) return cached;
+std::string lookUpLineType(App& app, soci::session& sql, const E164& number) {
   LookupResult lookup = app.carrier.lookupNumber(number.str());
   if (!lookup.ok) {
     spdlog::warn("number lookup for a send failed; sending without it");
@@ -65,6 +83,45 @@ void requireDoubleOptIn(soci::session& sql, const Caller& caller, const E164& fr
   }
 }
 
+// The LIVE sender's side in one read: the `from` number, the account's verification and any
+// sending pause in force.
+struct LiveSenderStanding {
+  SendingNumberStanding number;
+  bool account_verified = false;
+  std::optional<workers::SendingPause> pause;
+};
+
+LiveSenderStanding liveSenderStanding(soci::session& sql, const std::string& account_id,
+                                      const E164& from) {
+  LiveSenderStanding standing;
+  int verified = 0;
+  std::string paused_until, pause_reason, status, number_type, verification;
+  soci::indicator paused_ind = soci::i_null, reason_ind = soci::i_null, status_ind = soci::i_null,
+                  type_ind = soci::i_null, verification_ind = soci::i_null;
+  sql << std::string(
+             "SELECT (a.verified_phone IS NOT NULL)::int, CASE WHEN a.sms_paused_until > now() "
+             "THEN iso_ts(a.sms_paused_until) END, a.sms_pause_reason, ") +
+             kSendingNumberStandingColumns +
+             " FROM accounts a LEFT JOIN phone_numbers p ON p.account_id = a.id AND "
+             "p.phone_number = :n AND p.status IN ('ACTIVE', 'SUSPENDED') WHERE a.id = :a",
+      soci::use(from.str()), soci::use(account_id), soci::into(verified),
+      soci::into(paused_until, paused_ind), soci::into(pause_reason, reason_ind),
+      soci::into(status, status_ind), soci::into(number_type, type_ind),
+      soci::into(verification, verification_ind);
+  standing.account_verified = verified != 0;
+  if (paused_ind == soci::i_ok) {
+    standing.pause =
+        workers::SendingPause{paused_until, reason_ind == soci::i_ok ? pause_reason : ""};
+  }
+  standing.number.held = status_ind == soci::i_ok;
+  if (standing.number.held) {
+    standing.number.status = status;
+    standing.number.number_type = number_type;
+  }
+  if (verification_ind == soci::i_ok) standing.number.toll_free_verification = verification;
+  return standing;
+}
+
 }  // namespace
 
 void checkDestination(App& app, const Caller& caller, const E164& to) {
@@ -75,11 +132,11 @@ void checkDestination(App& app, const Caller& caller, const E164& to) {
   }
   if (!caller.live()) return;  // TEST sends never touch live lookups or live failures
   db::Session sql(app.db);
-  std::string line_type = lineTypeOf(app, *sql, to);
+  KnownDestination known = knownDestination(*sql, to, app.config.send_policy);
+  std::string line_type =
+      known.cached_line_type ? *known.cached_line_type : lookUpLineType(app, *sql, to);
   if (line_type == "landline" || line_type == "voip") refuseLandline(line_type);
-  if (workers::isUndeliverable(*sql, to.str(), app.config.send_policy)) {
-    throw ApiError(ErrorCode::UNDELIVERABLE_NUMBER, {{"to", to.str()}});
-  }
+  if (known.undeliverable) throw ApiError(ErrorCode::UNDELIVERABLE_NUMBER, {{"to", to.str()}});
 }
 
 SegmentCount checkBody(const std::string& body) {
@@ -98,19 +155,20 @@ SegmentCount checkBody(const std::string& body) {
 
 void checkSender(soci::session& sql, const Caller& caller, const E164& from, const E164& to,
                  bool skip_consent_check) {
-  if (caller.live()) requireLiveSendingNumber(sql, caller.account_id, from);
+  LiveSenderStanding live;
+  if (caller.live()) {
+    live = liveSenderStanding(sql, caller.account_id, from);
+    requireUsableSendingNumber(live.number, from);
+  }
   if (isTollFreeNumber(from)) requireDoubleOptIn(sql, caller, from, to);
   // Contact lists arrive with the contacts issue: until then an ALLOW list holds nobody, and
   // a DENY list nobody either.
   if (caller.allow_list_required) throw ApiError(ErrorCode::ALLOW_LIST_BLOCKED, {{"to", to.str()}});
   if (!caller.live()) return;
-  int verified = 0;
-  sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
-      soci::use(caller.account_id), soci::into(verified);
-  if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
-  if (auto pause = workers::activeSendingPause(sql, caller.account_id)) {
+  if (!live.account_verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
+  if (live.pause) {
     throw ApiError(ErrorCode::SENDING_PAUSED,
-                   {{"paused_until", pause->paused_until}, {"reason", pause->reason}});
+                   {{"paused_until", live.pause->paused_until}, {"reason", live.pause->reason}});
   }
   if (skip_consent_check) {
     throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "skip_consent_check_requires_test_key"}});

@@ -27,8 +27,9 @@ void checkSender(soci::session& sql, const Caller& caller, const E164& from, con
                  bool skip_consent_check);
 
 // RECIPIENT_RATE_LIMITED (with Retry-After), DAILY_LIMIT_REACHED and FANOUT_LIMIT_REACHED.
-void checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
-                     const E164& to, const std::string& body_sha256);
+// Returns the outbound part price, read in the same round trip as the counts.
+int checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
+                    const E164& to, const std::string& body_sha256);
 
 // Counts an accepted send toward the account's daily limit.
 void countSend(soci::session& sql, const Caller& caller);

@@ -3,78 +3,103 @@
 // most 24 hourly counters, so a check stays cheap however large the table grows.
 #include <soci/soci.h>
 
+#include <optional>
+
 #include "api/routes/send_checks.h"
 #include "domain/errors.h"
 
 namespace smsgw::api {
 namespace {
 
-void checkRecipientRate(soci::session& sql, const Caller& caller, const std::string& mode,
-                        const SendPolicy& policy, const E164& to) {
-  int last_hour = 0, last_day = 0, hour_frees_in = 0, day_frees_in = 0;
-  sql << "SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour'), count(*), "
-         "coalesce(ceil(extract(epoch FROM min(created_at) FILTER (WHERE created_at > now() - "
-         "interval '1 hour') + interval '1 hour' - now())), 0)::int, "
-         "coalesce(ceil(extract(epoch FROM min(created_at) + interval '1 day' - now())), 0)::int "
-         "FROM messages WHERE account_id = :a AND mode = :m AND direction = 'OUTBOUND' AND "
-         "to_number = :t AND created_at > now() - interval '1 day' AND auto_reply_keyword IS NULL",
-      soci::use(caller.account_id), soci::use(mode), soci::use(to.str()), soci::into(last_hour),
-      soci::into(last_day), soci::into(hour_frees_in), soci::into(day_frees_in);
-  if (last_day >= policy.recipient_daily_limit) {
-    throw ApiError(
-        ErrorCode::RECIPIENT_RATE_LIMITED,
-        {{"window", "day"}, {"limit", policy.recipient_daily_limit}, {"count", last_day}},
-        std::max(1, day_frees_in));
-  }
-  if (last_hour >= policy.recipient_hourly_limit) {
-    throw ApiError(
-        ErrorCode::RECIPIENT_RATE_LIMITED,
-        {{"window", "hour"}, {"limit", policy.recipient_hourly_limit}, {"count", last_hour}},
-        std::max(1, hour_frees_in));
-  }
-}
+// Every count the limits need, and the outbound part price, in one round trip.
+struct SendCounts {
+  int recipient_last_hour = 0, recipient_last_day = 0;
+  int recipient_hour_frees_in = 0, recipient_day_frees_in = 0;
+  std::optional<int> own_daily_limit;
+  int sent_last_day = 0, daily_frees_in = 0;
+  int fanout_recipients = 0, fanout_frees_in = 0;
+  int part_price_cents = 0;
+};
 
-void checkDailyLimit(soci::session& sql, const Caller& caller, const std::string& mode,
-                     const SendPolicy& policy) {
-  int limit = policy.daily_send_limit, count = 0, frees_in = 0;
-  soci::indicator own_limit_ind = soci::i_null;
+SendCounts readSendCounts(soci::session& sql, const Caller& caller, const std::string& mode,
+                          const E164& to, const std::string& body_sha256) {
+  SendCounts c;
   int own_limit = 0;
-  sql << "SELECT (SELECT daily_send_limit FROM accounts WHERE id = :a), coalesce(sum(sent), 0), "
-         "coalesce(ceil(extract(epoch FROM min(hour) + interval '25 hours' - now())), 0)::int "
-         "FROM account_send_hours WHERE account_id = :a2 AND mode = :m AND hour > "
-         "date_trunc('hour', now()) - interval '24 hours'",
-      soci::use(caller.account_id), soci::use(caller.account_id), soci::use(mode),
-      soci::into(own_limit, own_limit_ind), soci::into(count), soci::into(frees_in);
-  if (own_limit_ind == soci::i_ok) limit = own_limit;
-  if (count >= limit) {
-    throw ApiError(ErrorCode::DAILY_LIMIT_REACHED, {{"limit", limit}, {"count", count}},
-                   std::max(1, frees_in));
+  soci::indicator own_limit_ind = soci::i_null;
+  sql << "WITH recipient AS (SELECT count(*) FILTER (WHERE created_at > now() - interval "
+         "'1 hour') AS last_hour, count(*) AS last_day, coalesce(ceil(extract(epoch FROM "
+         "min(created_at) FILTER (WHERE created_at > now() - interval '1 hour') + interval "
+         "'1 hour' - now())), 0)::int AS hour_frees_in, coalesce(ceil(extract(epoch FROM "
+         "min(created_at) + interval '1 day' - now())), 0)::int AS day_frees_in FROM messages "
+         "WHERE account_id = :a AND mode = :m AND direction = 'OUTBOUND' AND to_number = :t AND "
+         "created_at > now() - interval '1 day' AND auto_reply_keyword IS NULL), "
+         "daily AS (SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(ceil(extract(epoch FROM "
+         "min(hour) + interval '25 hours' - now())), 0)::int AS frees_in FROM account_send_hours "
+         "WHERE account_id = :a2 AND mode = :m2 AND hour > date_trunc('hour', now()) - interval "
+         "'24 hours'), "
+         "fanout AS (SELECT count(DISTINCT to_number)::int AS recipients, coalesce(ceil(extract("
+         "epoch FROM min(created_at) + interval '1 day' - now())), 0)::int AS frees_in FROM "
+         "messages WHERE account_id = :a3 AND mode = :m3 AND body_sha256 = :h AND created_at > "
+         "now() - interval '1 day' AND to_number <> :t2) "
+         "SELECT recipient.last_hour, recipient.last_day, recipient.hour_frees_in, "
+         "recipient.day_frees_in, (SELECT daily_send_limit FROM accounts WHERE id = :a4), "
+         "daily.sent, daily.frees_in, fanout.recipients, fanout.frees_in, (SELECT cents FROM "
+         "prices WHERE code = 'sms_outbound_part') FROM recipient, daily, fanout",
+      soci::use(caller.account_id), soci::use(mode), soci::use(to.str()),
+      soci::use(caller.account_id), soci::use(mode), soci::use(caller.account_id), soci::use(mode),
+      soci::use(body_sha256), soci::use(to.str()), soci::use(caller.account_id),
+      soci::into(c.recipient_last_hour), soci::into(c.recipient_last_day),
+      soci::into(c.recipient_hour_frees_in), soci::into(c.recipient_day_frees_in),
+      soci::into(own_limit, own_limit_ind), soci::into(c.sent_last_day),
+      soci::into(c.daily_frees_in), soci::into(c.fanout_recipients), soci::into(c.fanout_frees_in),
+      soci::into(c.part_price_cents);
+  if (own_limit_ind == soci::i_ok) c.own_daily_limit = own_limit;
+  return c;
+}
+
+void checkRecipientRate(const SendCounts& c, const SendPolicy& policy) {
+  if (c.recipient_last_day >= policy.recipient_daily_limit) {
+    throw ApiError(ErrorCode::RECIPIENT_RATE_LIMITED,
+                   {{"window", "day"},
+                    {"limit", policy.recipient_daily_limit},
+                    {"count", c.recipient_last_day}},
+                   std::max(1, c.recipient_day_frees_in));
+  }
+  if (c.recipient_last_hour >= policy.recipient_hourly_limit) {
+    throw ApiError(ErrorCode::RECIPIENT_RATE_LIMITED,
+                   {{"window", "hour"},
+                    {"limit", policy.recipient_hourly_limit},
+                    {"count", c.recipient_last_hour}},
+                   std::max(1, c.recipient_hour_frees_in));
   }
 }
 
-void checkFanout(soci::session& sql, const Caller& caller, const std::string& mode,
-                 const SendPolicy& policy, const E164& to, const std::string& body_sha256) {
-  int recipients = 0, frees_in = 0;
-  sql << "SELECT count(DISTINCT to_number), coalesce(ceil(extract(epoch FROM min(created_at) + "
-         "interval '1 day' - now())), 0)::int FROM messages WHERE account_id = :a AND mode = :m "
-         "AND body_sha256 = :h AND created_at > now() - interval '1 day' AND to_number <> :t",
-      soci::use(caller.account_id), soci::use(mode), soci::use(body_sha256), soci::use(to.str()),
-      soci::into(recipients), soci::into(frees_in);
-  if (recipients >= policy.fanout_limit) {
+void checkDailyLimit(const SendCounts& c, const SendPolicy& policy) {
+  int limit = c.own_daily_limit.value_or(policy.daily_send_limit);
+  if (c.sent_last_day >= limit) {
+    throw ApiError(ErrorCode::DAILY_LIMIT_REACHED, {{"limit", limit}, {"count", c.sent_last_day}},
+                   std::max(1, c.daily_frees_in));
+  }
+}
+
+void checkFanout(const SendCounts& c, const SendPolicy& policy) {
+  if (c.fanout_recipients >= policy.fanout_limit) {
     throw ApiError(ErrorCode::FANOUT_LIMIT_REACHED,
-                   {{"limit", policy.fanout_limit}, {"recipients", recipients}},
-                   std::max(1, frees_in));
+                   {{"limit", policy.fanout_limit}, {"recipients", c.fanout_recipients}},
+                   std::max(1, c.fanout_frees_in));
   }
 }
 
 }  // namespace
 
-void checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
-                     const E164& to, const std::string& body_sha256) {
+int checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
+                    const E164& to, const std::string& body_sha256) {
   std::string mode(toString(caller.mode));
-  checkRecipientRate(sql, caller, mode, policy, to);
-  checkDailyLimit(sql, caller, mode, policy);
-  checkFanout(sql, caller, mode, policy, to, body_sha256);
+  SendCounts counts = readSendCounts(sql, caller, mode, to, body_sha256);
+  checkRecipientRate(counts, policy);
+  checkDailyLimit(counts, policy);
+  checkFanout(counts, policy);
+  return counts.part_price_cents;
 }
 
 void countSend(soci::session& sql, const Caller& caller) {

@@ -6,25 +6,37 @@
 
 namespace smsgw::api {
 
-void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from) {
-  std::string status, number_type, verification;
-  soci::indicator verification_ind = soci::i_null;
-  sql << "SELECT p.status, p.number_type, api_phone_number(p)->'toll_free_verification'->>'status' "
-         "FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
-         "AND p.status IN ('ACTIVE', 'SUSPENDED')",
-      soci::use(account_id), soci::use(from.str()), soci::into(status), soci::into(number_type),
-      soci::into(verification, verification_ind);
-  if (!sql.got_data()) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
-  if (status == "SUSPENDED")
+// The verification is only looked for on toll-free numbers, the ones it applies to.
+const char* const kSendingNumberStandingColumns =
+    "p.status, p.number_type, CASE WHEN p.number_type = 'toll_free' THEN (SELECT v.status FROM "
+    "toll_free_verifications v WHERE v.phone_number_id = p.id AND v.cancelled_at IS NULL "
+    "ORDER BY v.created_at DESC, v.id DESC LIMIT 1) END";
+
+void requireUsableSendingNumber(const SendingNumberStanding& standing, const E164& from) {
+  if (!standing.held) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
+  if (standing.status == "SUSPENDED")
     throw ApiError(ErrorCode::PHONE_NUMBER_SUSPENDED, {{"from", from.str()}});
-  if (number_type == "toll_free" &&
-      (verification_ind == soci::i_null || verification != "APPROVED")) {
+  const auto& verification = standing.toll_free_verification;
+  if (standing.number_type == "toll_free" && verification.value_or("") != "APPROVED") {
     throw ApiError(ErrorCode::FORBIDDEN,
                    {{"reason", "toll_free_verification_not_approved"},
-                    {"toll_free_verification_status", verification_ind == soci::i_null
-                                                          ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(verification)}});
+                    {"toll_free_verification_status",
+                     verification ? nlohmann::json(*verification) : nlohmann::json(nullptr)}});
   }
+}
+
+void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from) {
+  SendingNumberStanding standing;
+  std::string verification;
+  soci::indicator verification_ind = soci::i_null;
+  sql << std::string("SELECT ") + kSendingNumberStandingColumns +
+             " FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
+             "AND p.status IN ('ACTIVE', 'SUSPENDED')",
+      soci::use(account_id), soci::use(from.str()), soci::into(standing.status),
+      soci::into(standing.number_type), soci::into(verification, verification_ind);
+  standing.held = sql.got_data();
+  if (verification_ind == soci::i_ok) standing.toll_free_verification = verification;
+  requireUsableSendingNumber(standing, from);
 }
 
 }  // namespace smsgw::api

@@ -4,14 +4,30 @@
 
 #include <soci/session.h>
 
+#include <optional>
 #include <string>
 
 #include "domain/phone.h"
 
 namespace smsgw::api {
 
+// What the database says of a `from` number.
+struct SendingNumberStanding {
+  bool held = false;  // the account holds it, active or suspended
+  std::string status;
+  std::string number_type;
+  std::optional<std::string> toll_free_verification;  // the latest verification's status
+};
+
+// The three columns a standing is read from (status, number_type, verification status), for a
+// query that names the account's number `p` (a LEFT JOIN leaves them null when not held).
+extern const char* const kSendingNumberStandingColumns;
+
 // Throws ApiError PHONE_NUMBER_NOT_OWNED, PHONE_NUMBER_SUSPENDED or FORBIDDEN
 // (details.reason toll_free_verification_not_approved).
+void requireUsableSendingNumber(const SendingNumberStanding& standing, const E164& from);
+
+// Reads the standing, then requireUsableSendingNumber.
 void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from);
 
 }  // namespace smsgw::api

@@ -9,6 +9,10 @@ local counter = 0
 local thread_id = 0
 local rate = tonumber(os.getenv("RATE_PER_CONNECTION") or "0")
 
+function init(args)
+  math.randomseed(os.time() + thread_id * 7919)
+end
+
 function setup(thread)
   thread:set("thread_id", thread_id)
   thread_id = thread_id + 1
@@ -26,9 +30,12 @@ function request()
   }, body)
 end
 
+-- The pause before each request is drawn from an exponential distribution (Poisson arrivals at
+-- the given mean rate): fixed pauses would keep every connection in step and turn the load into
+-- bursts of one request per connection at once.
 if rate > 0 then
   function delay()
-    return 1000 / rate
+    return -math.log(1 - math.random()) * 1000 / rate
   end
 end
 

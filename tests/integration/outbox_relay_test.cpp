@@ -1,10 +1,13 @@
-// The outbox: rows publish only once committed, and the sweeper publishes rows a crash left.
+// The outbox: rows publish only once committed, in order, by one leading relay at a time; the
+// sweeper publishes rows a crash left, and another relay takes the lead when the leader goes.
 #include "topics/outbox_relay.h"
 
 #include <gtest/gtest.h>
 #include <soci/soci.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <memory>
 
 #include "db/database.h"
 #include "db/outbox.h"
@@ -110,4 +113,34 @@ TEST(OutboxRelay, KeepsOutboxOrderForOneKey) {
   ASSERT_EQ(records.size(), 20u);
   for (int i = 0; i < 20; ++i)
     EXPECT_EQ(records[static_cast<size_t>(i)].payload, std::to_string(i));
+}
+
+TEST(OutboxRelay, OneRelayLeadsAndAnotherTakesOverWhenItGoes) {
+  ScratchDatabase scratch;
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "leader-test");
+  std::string key = "lead-" + randomBase62(8);
+  auto enqueue = [&](const std::string& payload) {
+    db::Session sql(database);
+    return db::enqueueOutbox(*sql, kTopic, key, payload);
+  };
+  topics::OutboxRelayConfig quick{std::chrono::milliseconds(100), 500};
+  auto follower = std::make_unique<topics::OutboxRelay>(database, producer, quick);
+  long long first = 0;
+  {
+    topics::OutboxRelay leader(database, producer, quick);
+    first = enqueue("1");
+    EXPECT_EQ(leader.publishPending(), 1) << "the first relay to ask leads";
+    enqueue("2");
+    EXPECT_EQ(follower->publishPending(), 0) << "only the leader publishes";
+    EXPECT_EQ(leader.publishPending(), 1);
+    enqueue("3");
+  }  // the leader goes, and its lock with its connection
+  EXPECT_EQ(publishedCount(database, first), 1u);
+  follower->start();  // no notify(): the follower asks to lead on its own timer
+  auto records = readRecords(kTopic, withKey(key), 3, std::chrono::seconds(20));
+  follower->stop();
+  ASSERT_EQ(records.size(), 3u);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(records[static_cast<size_t>(i)].payload, std::to_string(i + 1));
 }

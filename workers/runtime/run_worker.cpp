@@ -63,6 +63,7 @@ int runWorker(const WorkerSpec& spec,
     topics::ConsumerConfig config{brokers,
                                   env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name,
                                   spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
+    config.fetch_wait_max_ms = env::getInt("KAFKA_FETCH_WAIT_MAX_MS", config.fetch_wait_max_ms);
     topics::ConsumerLoop loop(config, producer, make_handler(context));
     relay.start();
     {

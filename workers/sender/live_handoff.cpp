@@ -11,6 +11,7 @@
 #include "workers/messaging/charges.h"
 #include "workers/messaging/protection.h"
 #include "workers/messaging/receipts.h"
+#include "workers/messaging/still_queued.h"
 #include "workers/messaging/undeliverable.h"
 
 namespace smsgw::workers {
@@ -34,11 +35,14 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
-  *sql << "UPDATE messages SET handoff_started_at = now(), updated_at = now() WHERE id = :id "
-          "AND mode = 'LIVE' AND status = 'QUEUED' AND handoff_started_at IS NULL "
-          "AND (send_at IS NULL OR send_at <= now()) "
-          "RETURNING account_id, from_number, to_number, body, cost_cents, send_attempt, "
-          "part_price_cents",
+  *sql << std::string(
+              "UPDATE messages SET handoff_started_at = now(), updated_at = now() "
+              "WHERE id = :id AND mode = 'LIVE' AND ") +
+              kStillQueued +
+              " AND handoff_started_at IS NULL "
+              "AND (send_at IS NULL OR send_at <= now()) "
+              "RETURNING account_id, from_number, to_number, body, cost_cents, send_attempt, "
+              "part_price_cents",
       soci::use(id), soci::into(message.charge.account_id), soci::into(message.from),
       soci::into(message.to), soci::into(message.body, body_ind),
       soci::into(message.charge.cost_cents), soci::into(message.charge.attempt),
@@ -68,9 +72,11 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
               const SendPolicy& policy) {
   int parts = result.parts;
   std::string updated;
-  sql << "UPDATE messages SET status = 'SENDING', carrier_message_id = :cid, sent_at = now(), "
-         "segment_count = :parts, updated_at = now() WHERE id = :id AND status = 'QUEUED' "
-         "RETURNING id",
+  sql << std::string(
+             "UPDATE messages SET status = 'SENDING', carrier_message_id = :cid, "
+             "sent_at = now(), segment_count = :parts, updated_at = now() WHERE id = :id "
+             "AND ") +
+             kStillQueued + " RETURNING id",
       soci::use(result.carrier_message_id), soci::use(parts), soci::use(message.charge.id),
       soci::into(updated);
   if (!sql.got_data()) return;
@@ -113,8 +119,10 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
   std::string text(errorInfo(failureCode(result)).message_en);
   if (!result.error_code.empty()) text += " (carrier " + result.error_code + ")";
   std::string updated;
-  sql << "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = :m, "
-         "updated_at = now() WHERE id = :id AND status = 'QUEUED' RETURNING id",
+  sql << std::string(
+             "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = "
+             ":m, updated_at = now() WHERE id = :id AND ") +
+             kStillQueued + " RETURNING id",
       soci::use(code), soci::use(text), soci::use(message.charge.id), soci::into(updated);
   if (!sql.got_data()) return;
   refundCharge(sql, message.charge, "the carrier did not take the message");
@@ -139,10 +147,11 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
 void failStaleHandoff(soci::session& sql, const std::string& id) {
   ChargedMessage message;
   message.id = id;
-  sql << "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
-         "error_message = 'Sending was interrupted by a restart; the message was not sent again.', "
-         "updated_at = now() WHERE id = :id AND status = 'QUEUED' "
-         "RETURNING account_id, cost_cents, send_attempt",
+  sql << std::string(
+             "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
+             "error_message = 'Sending was interrupted by a restart; the message was "
+             "not sent again.', updated_at = now() WHERE id = :id AND ") +
+             kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
       soci::use(id), soci::into(message.account_id), soci::into(message.cost_cents),
       soci::into(message.attempt);
   if (!sql.got_data()) return;

@@ -38,12 +38,15 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
     tx.commit();
     counts.failed_stale = static_cast<int>(stale.size());
   }
-  // Paced LIVE messages are swept as soon as they are due; an unpaced one (send_at null, e.g.
-  // an automatic reply) only when its record looks lost.
+  // A message whose slot was still to come when it was accepted (send_at after created_at) is
+  // the sweep's to send once due: the consumer acknowledged its record as not due. Any other
+  // message is the consumer's, unless its record looks lost; sweeping those at once would race
+  // the consumer for every send and cost both sides a round trip.
   auto due = selectIds(context.db,
                        "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
-                       "handoff_started_at IS NULL AND coalesce(send_at, created_at + "
-                       "make_interval(secs => :s)) <= now() ORDER BY send_at LIMIT :n",
+                       "handoff_started_at IS NULL AND ((send_at > created_at AND send_at <= "
+                       "now()) OR coalesce(send_at, created_at) < now() - make_interval(secs => "
+                       ":s)) ORDER BY send_at LIMIT :n",
                        lost_after_seconds);
   for (const auto& id : due) {
     if (handOffLive(context, carrier, policy, id) == HandoffOutcome::Settled) ++counts.handed_off;

@@ -17,8 +17,8 @@ struct SweepCounts {
   int simulated = 0;
 };
 
-// `lost_after_seconds`: a TEST message or an unpaced LIVE one still QUEUED this long after it
-// was due has lost its record (the consumer would have taken it long before).
+// `lost_after_seconds`: a TEST message, or a LIVE one that was due when accepted, still QUEUED
+// this long after it was due has lost its record (the consumer would have taken it long before).
 SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
                         int lost_after_seconds = 30);
 

@@ -8,6 +8,7 @@
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/messaging/still_queued.h"
 
 namespace smsgw::workers {
 namespace {
@@ -43,8 +44,10 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
   std::string account, from, to;
   int parts = 0;
   long long cost = 0;
-  *sql << "SELECT account_id, from_number, to_number, segment_count, cost_cents FROM messages "
-          "WHERE id = :id AND status = 'QUEUED' AND mode = 'TEST' FOR UPDATE",
+  *sql << std::string(
+              "SELECT account_id, from_number, to_number, segment_count, cost_cents "
+              "FROM messages WHERE id = :id AND mode = 'TEST' AND ") +
+              kStillQueued + " FOR UPDATE",
       soci::use(message_id), soci::into(account), soci::into(from), soci::into(to),
       soci::into(parts), soci::into(cost);
   if (!sql->got_data()) {
