@@ -7,6 +7,7 @@
 #include "domain/destinations.h"
 #include "domain/errors.h"
 #include "workers/messaging/protection.h"
+#include "workers/messaging/undeliverable.h"
 
 namespace smsgw::api {
 namespace {
@@ -38,10 +39,10 @@ KnownDestination knownDestination(soci::session& sql, const E164& number,
   std::string line_type;
   soci::indicator line_type_ind = soci::i_null;
   int undeliverable = 0;
-  sql << "SELECT (SELECT line_type FROM number_lookups WHERE phone_number = :n AND "
-         "looked_up_at > now() - make_interval(days => :d)), EXISTS (SELECT 1 FROM "
-         "undeliverable_numbers WHERE phone_number = :n2 AND consecutive_failures >= :f AND "
-         "last_failure_at > now() - make_interval(days => :u))::int",
+  sql << std::string(
+             "SELECT (SELECT line_type FROM number_lookups WHERE phone_number = :n "
+             "AND looked_up_at > now() - make_interval(days => :d)), (") +
+             workers::kUndeliverableCondition + ")::int",
       soci::use(number.str()), soci::use(policy.lookup_cache_days), soci::use(number.str()),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
       soci::into(line_type, line_type_ind), soci::into(undeliverable);

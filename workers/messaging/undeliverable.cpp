@@ -21,13 +21,9 @@ void recordCarrierDelivery(soci::session& sql, const std::string& number) {
       soci::use(number);
 }
 
-bool isUndeliverable(soci::session& sql, const std::string& number, const SendPolicy& policy) {
-  int refused = 0;
-  sql << "SELECT count(*) FROM undeliverable_numbers WHERE phone_number = :n "
-         "AND consecutive_failures >= :f AND last_failure_at > now() - make_interval(days => :d)",
-      soci::use(number), soci::use(policy.undeliverable_failures),
-      soci::use(policy.undeliverable_days), soci::into(refused);
-  return refused > 0;
-}
+const char* const kUndeliverableCondition =
+    "EXISTS (SELECT 1 FROM undeliverable_numbers WHERE phone_number = :undeliverable_number AND "
+    "consecutive_failures >= :failures AND last_failure_at > now() - make_interval(days => "
+    ":days))";
 
 }  // namespace smsgw::workers

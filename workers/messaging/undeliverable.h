@@ -12,6 +12,8 @@ namespace smsgw::workers {
 
 void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code);
 void recordCarrierDelivery(soci::session& sql, const std::string& number);
-bool isUndeliverable(soci::session& sql, const std::string& number, const SendPolicy& policy);
+// The rule, as a SQL condition for a send's destination read to embed (one round trip on the hot
+// path). It binds, in order: the number, policy.undeliverable_failures, policy.undeliverable_days.
+extern const char* const kUndeliverableCondition;
 
 }  // namespace smsgw::workers
