@@ -25,6 +25,7 @@ api::ApiConfig loadConfig() {
   config.max_body_bytes = static_cast<size_t>(
       env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
   config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
+  config.webhook_timeout = std::chrono::milliseconds(env::getInt("WEBHOOK_TIMEOUT_MS", 10000));
   config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
   config.carrier_callback_secret = env::get("CARRIER_CALLBACK_SECRET", "sim-callback-secret");
   config.send_policy = SendPolicy::fromEnvironment();

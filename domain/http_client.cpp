@@ -22,7 +22,8 @@ void initCurlOnce() {
 
 HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout,
+                         const std::optional<PinnedAddress>& pinned) {
   initCurlOnce();
   HttpResponse response;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
@@ -36,11 +37,23 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(header_list,
                                                                            curl_slist_free_all);
 
+  curl_slist* resolve_list = nullptr;
+  if (pinned) {
+    bool v6 = pinned->address.find(':') != std::string::npos;
+    std::string entry = pinned->host + ":" + std::to_string(pinned->port) + ":" +
+                        (v6 ? "[" + pinned->address + "]" : pinned->address);
+    resolve_list = curl_slist_append(nullptr, entry.c_str());
+  }
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> resolve_guard(resolve_list,
+                                                                            curl_slist_free_all);
+
   CURL* h = curl.get();
+  if (resolve_list) curl_easy_setopt(h, CURLOPT_RESOLVE, resolve_list);
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
   curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list);
   curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, appendBody);

@@ -3,6 +3,7 @@
 // Redirects are never followed (webhook rule: a 3xx is a failure).
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,17 @@ struct HttpResponse {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
+// Connect to `address` for `host`:`port` instead of resolving the host again (the webhook SSRF
+// check resolved it; a second lookup could answer differently). TLS still verifies `host`.
+struct PinnedAddress {
+  std::string host;
+  int port = 0;
+  std::string address;  // numeric IPv4 or IPv6
+};
+
 HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
-                         std::chrono::milliseconds timeout);
+                         std::chrono::milliseconds timeout,
+                         const std::optional<PinnedAddress>& pinned = std::nullopt);
 
 }  // namespace smsgw

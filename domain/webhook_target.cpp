@@ -11,29 +11,81 @@
 namespace smsgw {
 namespace {
 
-bool isInternalV4(uint32_t a) {
-  auto in = [a](uint32_t net, int bits) { return (a >> (32 - bits)) == (net >> (32 - bits)); };
-  return in(0x00000000, 8) || in(0x0A000000, 8) || in(0x7F000000, 8) || in(0xA9FE0000, 16) ||
-         in(0xAC100000, 12) || in(0xC0A80000, 16) || in(0x64400000, 10) || in(0xC0000000, 24) ||
-         in(0xC6120000, 15) || a >= 0xE0000000;
+bool inV4(uint32_t a, uint32_t net, int bits) {
+  return (a >> (32 - bits)) == (net >> (32 - bits));
 }
 
-bool isInternalV6(const in6_addr& a) {
+bool isLoopbackV4(uint32_t a) {
+  return inV4(a, 0x7F000000, 8);
+}
+
+bool isInternalV4(uint32_t a) {
+  return inV4(a, 0x00000000, 8)                                 // "this network"
+         || isLoopbackV4(a) || inV4(a, 0x0A000000, 8)           // 10/8
+         || inV4(a, 0xAC100000, 12) || inV4(a, 0xC0A80000, 16)  // 172.16/12, 192.168/16
+         || inV4(a, 0xA9FE0000, 16)                             // link-local and metadata
+         || inV4(a, 0x64400000, 10)                             // carrier-grade NAT
+         || inV4(a, 0xC0000000, 24) || inV4(a, 0xC6120000, 15)  // IETF, benchmarking
+         || a >= 0xE0000000;                                    // multicast and reserved
+}
+
+std::optional<uint32_t> mappedV4(const in6_addr& a) {
+  bool mapped = std::all_of(a.s6_addr, a.s6_addr + 10, [](uint8_t b) { return b == 0; }) &&
+                a.s6_addr[10] == 0xFF && a.s6_addr[11] == 0xFF;
+  if (!mapped) return std::nullopt;
+  return (uint32_t(a.s6_addr[12]) << 24) | (uint32_t(a.s6_addr[13]) << 16) |
+         (uint32_t(a.s6_addr[14]) << 8) | a.s6_addr[15];
+}
+
+// 64:ff9b::/96, the well-known NAT64 prefix: a gateway would connect to the embedded IPv4.
+std::optional<uint32_t> nat64V4(const in6_addr& a) {
+  static const uint8_t kPrefix[12] = {0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
+  if (std::memcmp(a.s6_addr, kPrefix, sizeof kPrefix) != 0) return std::nullopt;
+  return (uint32_t(a.s6_addr[12]) << 24) | (uint32_t(a.s6_addr[13]) << 16) |
+         (uint32_t(a.s6_addr[14]) << 8) | a.s6_addr[15];
+}
+
+bool isInternalV6(const in6_addr& a, bool allow_loopback) {
   static const in6_addr kLoopback = IN6ADDR_LOOPBACK_INIT;
   static const in6_addr kAny = IN6ADDR_ANY_INIT;
-  if (std::memcmp(&a, &kLoopback, sizeof a) == 0 || std::memcmp(&a, &kAny, sizeof a) == 0)
-    return true;
+  if (auto v4 = mappedV4(a)) return isInternalV4(*v4) && !(allow_loopback && isLoopbackV4(*v4));
+  if (auto v4 = nat64V4(a)) return isInternalV4(*v4);
+  if (std::memcmp(&a, &kLoopback, sizeof a) == 0) return !allow_loopback;
+  if (std::memcmp(&a, &kAny, sizeof a) == 0) return true;
   if ((a.s6_addr[0] & 0xFE) == 0xFC) return true;                          // unique local fc00::/7
   if (a.s6_addr[0] == 0xFE && (a.s6_addr[1] & 0xC0) == 0x80) return true;  // link-local fe80::/10
   if (a.s6_addr[0] == 0xFF) return true;                                   // multicast
-  bool v4_mapped = std::all_of(a.s6_addr, a.s6_addr + 10, [](uint8_t b) { return b == 0; }) &&
-                   a.s6_addr[10] == 0xFF && a.s6_addr[11] == 0xFF;
-  if (v4_mapped) {
-    uint32_t v4 = (uint32_t(a.s6_addr[12]) << 24) | (uint32_t(a.s6_addr[13]) << 16) |
-                  (uint32_t(a.s6_addr[14]) << 8) | a.s6_addr[15];
-    return isInternalV4(v4);
-  }
+  // fd00:ec2::254 (AWS metadata) is unique local, caught above.
   return false;
+}
+
+bool isInternal(const sockaddr* address, bool allow_loopback) {
+  if (address->sa_family == AF_INET) {
+    uint32_t a = ntohl(reinterpret_cast<const sockaddr_in*>(address)->sin_addr.s_addr);
+    return isInternalV4(a) && !(allow_loopback && isLoopbackV4(a));
+  }
+  if (address->sa_family == AF_INET6)
+    return isInternalV6(reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr, allow_loopback);
+  return true;  // anything else is not a place to deliver to
+}
+
+std::string numericAddress(const addrinfo* ai) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (ai->ai_family == AF_INET)
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(ai->ai_addr)->sin_addr, text,
+              sizeof text);
+  else
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(ai->ai_addr)->sin6_addr, text,
+              sizeof text);
+  return text;
+}
+
+std::string urlPart(CURLU* handle, CURLUPart part, unsigned flags = 0) {
+  char* value = nullptr;
+  if (curl_url_get(handle, part, &value, flags) != CURLUE_OK) return "";
+  std::string out = value;
+  curl_free(value);
+  return out;
 }
 
 }  // namespace
@@ -41,41 +93,63 @@ bool isInternalV6(const in6_addr& a) {
 std::optional<ParsedTarget> parseWebhookUrl(const std::string& url) {
   std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle(curl_url(), curl_url_cleanup);
   if (curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) return std::nullopt;
-  char* scheme = nullptr;
-  char* host = nullptr;
-  if (curl_url_get(handle.get(), CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK) return std::nullopt;
-  ParsedTarget out{scheme, ""};
-  curl_free(scheme);
-  if (curl_url_get(handle.get(), CURLUPART_HOST, &host, 0) != CURLUE_OK) return std::nullopt;
-  out.host = host;
-  curl_free(host);
+  ParsedTarget out;
+  out.scheme = urlPart(handle.get(), CURLUPART_SCHEME);
+  out.host = urlPart(handle.get(), CURLUPART_HOST);
   if (out.scheme != "http" && out.scheme != "https") return std::nullopt;
-  if (!out.host.empty() && out.host.front() == '[')
-    out.host = out.host.substr(1, out.host.size() - 2);
+  if (out.host.empty()) return std::nullopt;
+  if (out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
+  std::string port = urlPart(handle.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  out.port = port.empty() ? 0 : std::stoi(port);
   return out;
 }
 
-TargetVerdict checkWebhookTarget(const std::string& url, bool allow_private) {
+ResolvedTarget resolveWebhookTarget(const std::string& url, bool allow_loopback) {
+  ResolvedTarget out;
   auto target = parseWebhookUrl(url);
-  if (!target || target->host.empty()) return TargetVerdict::InvalidUrl;
+  if (!target) return out;
+  out.target = *target;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
-  if (getaddrinfo(target->host.c_str(), nullptr, &hints, &found) != 0 || !found)
-    return TargetVerdict::Unresolvable;
+  if (getaddrinfo(target->host.c_str(), nullptr, &hints, &found) != 0 || !found) {
+    out.verdict = TargetVerdict::Unresolvable;
+    return out;
+  }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> guard(found, freeaddrinfo);
-  if (allow_private) return TargetVerdict::Allowed;
-  for (addrinfo* ai = found; ai; ai = ai->ai_next) {
-    if (ai->ai_family == AF_INET) {
-      uint32_t a = ntohl(reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr.s_addr);
-      if (isInternalV4(a)) return TargetVerdict::PrivateAddress;
-    } else if (ai->ai_family == AF_INET6) {
-      if (isInternalV6(reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr))
-        return TargetVerdict::PrivateAddress;
+  // Every address the name has must be acceptable: a resolver that answers with a mix could
+  // otherwise steer a later connection to the internal one.
+  for (const addrinfo* ai = found; ai; ai = ai->ai_next) {
+    if (isInternal(ai->ai_addr, allow_loopback)) {
+      out.verdict = TargetVerdict::PrivateAddress;
+      return out;
     }
   }
-  return TargetVerdict::Allowed;
+  out.verdict = TargetVerdict::Allowed;
+  out.address = numericAddress(found);
+  return out;
+}
+
+TargetVerdict checkWebhookRegistration(const std::string& url, bool allow_loopback) {
+  auto target = parseWebhookUrl(url);
+  if (!target) return TargetVerdict::InvalidUrl;
+  if (!allow_loopback && target->scheme != "https") return TargetVerdict::NotHttps;
+  return checkWebhookTarget(url, allow_loopback);
+}
+
+bool isInternalAddress(const std::string& text, bool allow_loopback) {
+  sockaddr_in v4{};
+  sockaddr_in6 v6{};
+  if (inet_pton(AF_INET, text.c_str(), &v4.sin_addr) == 1) {
+    v4.sin_family = AF_INET;
+    return isInternal(reinterpret_cast<const sockaddr*>(&v4), allow_loopback);
+  }
+  if (inet_pton(AF_INET6, text.c_str(), &v6.sin6_addr) == 1) {
+    v6.sin6_family = AF_INET6;
+    return isInternal(reinterpret_cast<const sockaddr*>(&v6), allow_loopback);
+  }
+  return true;
 }
 
 }  // namespace smsgw

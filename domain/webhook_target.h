@@ -1,21 +1,42 @@
 #pragma once
-// Where a webhook may point. Production refuses loopback, private, link-local and other
-// internal addresses (SSRF); local stacks may allow them (ALLOW_PRIVATE_WEBHOOK_TARGETS).
-// Checked at registration and again before every delivery (DNS can change).
+// Where a webhook may point (spec "Delivery rules" 10). Production refuses loopback, private,
+// link-local, multicast, carrier-grade NAT and cloud-metadata addresses, IPv4 and IPv6 alike,
+// including IPv4-mapped IPv6. A local stack may allow loopback (ALLOW_PRIVATE_WEBHOOK_TARGETS;
+// DESIGN.md "Local stack"), nothing else. Checked at registration and again before every
+// delivery, because DNS can change; the delivery then connects to the very address checked.
 
 #include <optional>
 #include <string>
 
 namespace smsgw {
 
-enum class TargetVerdict { Allowed, InvalidUrl, PrivateAddress, Unresolvable };
+enum class TargetVerdict { Allowed, InvalidUrl, NotHttps, PrivateAddress, Unresolvable };
 
 struct ParsedTarget {
   std::string scheme;
-  std::string host;
+  std::string host;  // without the brackets of an IPv6 literal
+  int port = 0;      // the scheme's default when the URL names none
+};
+
+// A target resolved and checked. When allowed, `address` is the numeric address every
+// connection for this attempt must use.
+struct ResolvedTarget {
+  TargetVerdict verdict = TargetVerdict::InvalidUrl;
+  ParsedTarget target;
+  std::string address;
 };
 
 std::optional<ParsedTarget> parseWebhookUrl(const std::string& url);  // http(s) with a host only
-TargetVerdict checkWebhookTarget(const std::string& url, bool allow_private);
+ResolvedTarget resolveWebhookTarget(const std::string& url, bool allow_loopback);
+inline TargetVerdict checkWebhookTarget(const std::string& url, bool allow_loopback) {
+  return resolveWebhookTarget(url, allow_loopback).verdict;
+}
+
+// What registration accepts: in production (loopback not allowed) only https URLs, then the
+// same address check as a delivery.
+TargetVerdict checkWebhookRegistration(const std::string& url, bool allow_loopback);
+
+// The address classes, exposed for their unit test. `text` is a numeric IPv4 or IPv6 address.
+bool isInternalAddress(const std::string& text, bool allow_loopback);
 
 }  // namespace smsgw

@@ -13,6 +13,7 @@ void addTopUpRoutes(Router& router, App& app);
 void addApiKeyRoutes(Router& router, App& app);
 void addPricingRoutes(Router& router, App& app);
 void addWebhookRoutes(Router& router, App& app);
+void addWebhookDeadLetterRoutes(Router& router, App& app);
 void addMessageRoutes(Router& router, App& app);
 void addCarrierCallbackRoutes(Router& router, App& app);
 void addNumberSearchRoutes(Router& router, App& app);
@@ -33,6 +34,7 @@ inline Router buildRouter(App& app) {
   addApiKeyRoutes(router, app);
   addPricingRoutes(router, app);
   addWebhookRoutes(router, app);
+  addWebhookDeadLetterRoutes(router, app);
   addMessageRoutes(router, app);
   addCarrierCallbackRoutes(router, app);
   addNumberSearchRoutes(router, app);

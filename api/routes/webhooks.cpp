@@ -1,4 +1,6 @@
-// Webhook endpoints: register (the signing secret is shown once), read, list, delete.
+// Webhook endpoints (spec "Webhook management"): register (the signing secret is shown once),
+// read, list, change, delete, reactivate, rotate the secret, and the endpoint's attempts and
+// unreplayed dead letters.
 #include <soci/soci.h>
 
 #include <set>
@@ -11,20 +13,25 @@
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "domain/webhook_target.h"
+#include "workers/webhook_dispatcher/delivery_store.h"
 
 namespace smsgw::api {
 namespace {
 
 constexpr int kMaxWebhooks = 10;
 constexpr const char* kWebhookJson = "SELECT api_webhook(w)::text FROM webhooks w WHERE w.id = :id";
+// Deactivation by the user, as opposed to the delivery rules (a streak summary, SSRF_BLOCKED).
+constexpr const char* kDisabledByUser = "DISABLED_BY_USER";
 
-std::string requireUrl(const nlohmann::json& body, bool allow_private) {
+std::string requireUrl(const nlohmann::json& body, bool allow_loopback) {
   std::string url = requireString(body, "url", 2048);
-  switch (checkWebhookTarget(url, allow_private)) {
+  switch (checkWebhookRegistration(url, allow_loopback)) {
     case TargetVerdict::Allowed:
       return url;
     case TargetVerdict::InvalidUrl:
       throw validationError("url", "must be an absolute http or https URL");
+    case TargetVerdict::NotHttps:
+      throw validationError("url", "must be an https URL");
     case TargetVerdict::Unresolvable:
       throw validationError("url", "host does not resolve");
     case TargetVerdict::PrivateAddress:
@@ -61,6 +68,13 @@ std::optional<std::string> ownerOf(soci::session& sql, const std::string& id) {
   return owner;
 }
 
+// The path's webhook, checked to be the caller's.
+const std::string& ownedWebhook(soci::session& sql, ApiRequest& req) {
+  const auto& id = req.params.at("id");
+  requireOwnedBy(ownerOf(sql, id), req.who().account_id);
+  return id;
+}
+
 ApiResponse createWebhook(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   std::string url = requireUrl(body, app.config.allow_private_webhook_targets);
@@ -89,9 +103,7 @@ ApiResponse createWebhook(App& app, ApiRequest& req) {
 
 ApiResponse getWebhook(App& app, ApiRequest& req) {
   db::Session sql(app.db);
-  const auto& id = req.params.at("id");
-  requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
-  return ApiResponse::json(200, *queryJson(*sql, kWebhookJson, id));
+  return ApiResponse::json(200, *queryJson(*sql, kWebhookJson, ownedWebhook(*sql, req)));
 }
 
 ApiResponse listWebhooks(App& app, ApiRequest& req) {
@@ -104,14 +116,105 @@ ApiResponse listWebhooks(App& app, ApiRequest& req) {
                             req.who().account_id)}});
 }
 
+// Turns the endpoint on again: no streak, nothing missed is resent (spec "Webhook endpoint").
+void reactivate(soci::session& sql, const std::string& id) {
+  sql << "UPDATE webhooks SET active = true, deactivated_reason = NULL, deactivated_at = NULL, "
+         "failing_since = NULL, failed_events = 0, streak_notified_at = NULL WHERE id = :id AND "
+         "NOT active",
+      soci::use(id);
+}
+
+// Switched off by the user: what was still owed becomes dead letters ENDPOINT_DISABLED.
+void switchOff(soci::session& sql, const std::string& id, TimePoint now) {
+  std::string reason = kDisabledByUser;
+  sql << "UPDATE webhooks SET active = false, deactivated_reason = :r, deactivated_at = now() "
+         "WHERE id = :id AND active",
+      soci::use(reason), soci::use(id);
+  workers::deadLetterOwedEvents(sql, id, workers::dead_letter_reason::kEndpointDisabled, now);
+}
+
+ApiResponse patchWebhook(App& app, ApiRequest& req) {
+  const auto& body = requireObjectBody(req);
+  std::optional<std::string> url;
+  if (body.contains("url")) url = requireUrl(body, app.config.allow_private_webhook_targets);
+  std::optional<std::string> events;
+  if (body.contains("events")) events = requireEvents(body).dump();
+  std::optional<bool> active = optionalBool(body, "active");
+  if (!url && !events && !active)
+    throw validationError("body", "give at least one of url, events, active");
+
+  db::Session sql(app.db);
+  soci::transaction tx(*sql);
+  const auto& id = ownedWebhook(*sql, req);
+  *sql << "SELECT id FROM webhooks WHERE id = :id FOR UPDATE", soci::use(id);
+  if (url) *sql << "UPDATE webhooks SET url = :u WHERE id = :id", soci::use(*url), soci::use(id);
+  if (events)
+    *sql << "UPDATE webhooks SET events = :e::jsonb WHERE id = :id", soci::use(*events),
+        soci::use(id);
+  if (active && *active) reactivate(*sql, id);
+  if (active && !*active) switchOff(*sql, id, app.clock.now());
+  auto webhook = queryJson(*sql, kWebhookJson, id);
+  tx.commit();
+  return ApiResponse::json(200, *webhook);
+}
+
+ApiResponse reactivateWebhook(App& app, ApiRequest& req) {
+  db::Session sql(app.db);
+  const auto& id = ownedWebhook(*sql, req);
+  reactivate(*sql, id);
+  return ApiResponse::json(200, *queryJson(*sql, kWebhookJson, id));
+}
+
+ApiResponse rotateSecret(App& app, ApiRequest& req) {
+  db::Session sql(app.db);
+  soci::transaction tx(*sql);
+  const auto& id = ownedWebhook(*sql, req);
+  std::string secret = newWebhookSecret();
+  // For 24 hours deliveries carry both signatures (DESIGN.md "Webhook signatures").
+  *sql << "UPDATE webhooks SET previous_secret = signing_secret, previous_secret_expires_at = "
+          "now() + interval '24 hours', signing_secret = :s, secret_rotated_at = now() "
+          "WHERE id = :id",
+      soci::use(secret), soci::use(id);
+  auto webhook = queryJson(*sql, kWebhookJson, id);
+  tx.commit();
+  (*webhook)["signing_secret"] = secret;
+  return ApiResponse::json(200, *webhook);
+}
+
 ApiResponse deleteWebhook(App& app, ApiRequest& req) {
   db::Session sql(app.db);
-  const auto& id = req.params.at("id");
-  requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
+  soci::transaction tx(*sql);
+  const auto& id = ownedWebhook(*sql, req);
   *sql << "UPDATE webhooks SET deleted_at = now(), active = false WHERE id = :id AND deleted_at IS "
           "NULL",
       soci::use(id);
+  *sql << "DELETE FROM webhook_retries WHERE webhook_id = :id", soci::use(id);
+  tx.commit();
   return ApiResponse::noContent();
+}
+
+ApiResponse listDeliveries(App& app, ApiRequest& req) {
+  int limit = queryInteger(req, "limit", 50, 1, 100);
+  db::Session sql(app.db);
+  const auto& id = ownedWebhook(*sql, req);
+  return ApiResponse::json(
+      200, {{"data", queryJsonArray(*sql,
+                                    "SELECT api_webhook_delivery(d)::text FROM webhook_deliveries "
+                                    "d WHERE d.webhook_id = :id ORDER BY d.occurred_at DESC, "
+                                    "d.attempt DESC LIMIT " +
+                                        std::to_string(limit),
+                                    id)}});
+}
+
+ApiResponse listDeadLetters(App& app, ApiRequest& req) {
+  db::Session sql(app.db);
+  const auto& id = ownedWebhook(*sql, req);
+  return ApiResponse::json(
+      200, {{"data", queryJsonArray(*sql,
+                                    "SELECT api_webhook_dead_letter(l)::text FROM "
+                                    "webhook_dead_letters l WHERE l.webhook_id = :id AND "
+                                    "l.replayed_at IS NULL ORDER BY l.created_at DESC, l.id DESC",
+                                    id)}});
 }
 
 }  // namespace
@@ -123,8 +226,18 @@ void addWebhookRoutes(Router& router, App& app) {
              [&app](ApiRequest& r) { return listWebhooks(app, r); });
   router.add("GET", "/v1/webhooks/{id}", needs("webhooks:r"),
              [&app](ApiRequest& r) { return getWebhook(app, r); });
+  router.add("PATCH", "/v1/webhooks/{id}", needs("webhooks:w"),
+             [&app](ApiRequest& r) { return patchWebhook(app, r); });
   router.add("DELETE", "/v1/webhooks/{id}", needs("webhooks:d"),
              [&app](ApiRequest& r) { return deleteWebhook(app, r); });
+  router.add("POST", "/v1/webhooks/{id}/reactivate", needs("webhooks:w"),
+             [&app](ApiRequest& r) { return reactivateWebhook(app, r); });
+  router.add("POST", "/v1/webhooks/{id}/rotate-secret", needs("webhooks:w"),
+             [&app](ApiRequest& r) { return rotateSecret(app, r); });
+  router.add("GET", "/v1/webhooks/{id}/deliveries", needs("webhooks:r"),
+             [&app](ApiRequest& r) { return listDeliveries(app, r); });
+  router.add("GET", "/v1/webhooks/{id}/dead-letters", needs("webhooks:r"),
+             [&app](ApiRequest& r) { return listDeadLetters(app, r); });
 }
 
 }  // namespace smsgw::api

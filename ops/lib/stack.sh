@@ -38,6 +38,16 @@ install_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# An e2e test verifies our signatures with the Standard Webhooks reference library (npm).
+install_npm_checks() {
+  if ! command -v npm >/dev/null; then
+    log "installing: nodejs npm"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  fi
+  (cd "$REPO_ROOT/tests/e2e/standardwebhooks" && npm ci --no-audit --no-fund --silent)
+}
+
 build() {
   log "building in $SMSGW_BUILD_DIR ($SMSGW_BUILD_TYPE, sanitizers $SMSGW_SANITIZE)"
   cmake -S "$REPO_ROOT" -B "$SMSGW_BUILD_DIR" -DCMAKE_BUILD_TYPE="$SMSGW_BUILD_TYPE" \

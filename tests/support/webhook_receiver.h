@@ -1,11 +1,12 @@
 #pragma once
-// A real HTTP endpoint for tests (Pistache on a free port) that keeps every request it gets.
-// Thread-safe.
+// A real HTTP endpoint for tests on a free loopback port that keeps every request it gets and
+// answers as told: 200, another status, a redirect, no answer until the client gives up, or a
+// connection closed without a word. Plain sockets, one thread per connection, so that a
+// hanging answer delays nobody else. Thread-safe.
 
 #include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,24 @@ struct ReceivedRequest {
   std::string body;
 };
 
+enum class ReceiverAnswer {
+  Ok,        // 200 {}
+  Status,    // the status given to answerWith (500 unless told)
+  Redirect,  // 302 to another path of this receiver
+  Hang,      // reads the request, then answers nothing until the client leaves
+  Close,     // reads the request, then closes the connection
+};
+
 class WebhookReceiver {
  public:
   WebhookReceiver();
   ~WebhookReceiver();
-  std::string url() const;
+  std::string url() const;  // http://127.0.0.1:<port>/hook
+  int port() const;
+  void answerWith(ReceiverAnswer answer, int status = 500);
   // Waits until at least `count` requests arrived; returns all received so far.
   std::vector<ReceivedRequest> waitFor(size_t count, std::chrono::seconds timeout);
+  size_t received() const;
 
   struct Impl;
 

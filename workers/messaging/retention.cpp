@@ -16,6 +16,11 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
   sql << "DELETE FROM early_receipts WHERE received_at < now() - interval '1 day'";
   sql << "DELETE FROM number_lookups WHERE looked_up_at < now() - make_interval(days => :d)",
       soci::use(policy.lookup_cache_days);
+  // Dead letters go at the message-retention cutoff, replayed ones after 90 days (spec
+  // "Delivery rules" 9).
+  sql << "DELETE FROM webhook_dead_letters WHERE created_at < now() - make_interval(days => :d) "
+         "OR replayed_at < now() - interval '90 days'",
+      soci::use(policy.message_retention_days);
   tx.commit();
   return purged;
 }

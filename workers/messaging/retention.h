@@ -1,6 +1,7 @@
 #pragma once
 // Message retention: bodies older than the retention period are purged (body null,
-// body_purged true), with the held early receipts nobody claimed and expired lookups.
+// body_purged true), with the held early receipts nobody claimed, expired lookups and old
+// webhook dead letters.
 
 #include <soci/session.h>
 

@@ -1,0 +1,100 @@
+// Dead letters (spec "Dead letter", "Webhook management"): replay one to its endpoint now, or
+// drop it. A replay is delivered while the caller waits: 200 with the dead letter (replayed_at
+// set) on a 2xx, 502 WEBHOOK_REPLAY_FAILED otherwise, and it stays queued for another try.
+#include <soci/soci.h>
+
+#include "api/routes/json_rows.h"
+#include "api/routes/routes.h"
+#include "domain/errors.h"
+#include "domain/webhook_delivery.h"
+#include "workers/webhook_dispatcher/delivery_store.h"
+
+namespace smsgw::api {
+namespace {
+
+constexpr const char* kDeadLetterJson =
+    "SELECT api_webhook_dead_letter(l)::text FROM webhook_dead_letters l WHERE l.id = :id";
+
+// The owner of a dead letter whose endpoint still exists.
+std::optional<std::string> ownerOf(soci::session& sql, const std::string& id) {
+  std::string owner;
+  sql << "SELECT l.account_id FROM webhook_dead_letters l JOIN webhooks w ON w.id = l.webhook_id "
+         "WHERE l.id = :id AND w.deleted_at IS NULL",
+      soci::use(id), soci::into(owner);
+  if (!sql.got_data()) return std::nullopt;
+  return owner;
+}
+
+// Holds the dead letter for this replay; a concurrent replay (or a finished one) gets 409.
+// A hold older than a minute belongs to a replay that died, and is taken over.
+workers::OwedDelivery holdForReplay(soci::session& sql, const std::string& id, TimePoint now) {
+  workers::OwedDelivery owed;
+  std::string payload;
+  sql << "UPDATE webhook_dead_letters SET replay_started_at = now() WHERE id = :id AND "
+         "replayed_at IS NULL AND (replay_started_at IS NULL OR replay_started_at < now() - "
+         "interval '1 minute') RETURNING webhook_id, account_id, event_id::text, event_type, "
+         "payload::text",
+      soci::use(id), soci::into(owed.endpoint.id), soci::into(owed.account_id),
+      soci::into(owed.event.id), soci::into(owed.event.type), soci::into(payload);
+  if (!sql.got_data()) throw ApiError(ErrorCode::DEAD_LETTER_ALREADY_REPLAYED);
+  owed.event.body = nlohmann::json::parse(payload).dump();
+  auto endpoint = workers::signingEndpoint(sql, owed.endpoint.id, now);
+  if (!endpoint) throw ApiError(ErrorCode::NOT_FOUND);
+  owed.endpoint = *endpoint;
+  return owed;
+}
+
+ApiResponse replayDeadLetter(App& app, ApiRequest& req) {
+  const auto& id = req.params.at("id");
+  workers::OwedDelivery owed;
+  {
+    db::Session sql(app.db);
+    requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
+    std::string status = workers::accountStatus(*sql, req.who().account_id);
+    if (!workers::deliversFor(status))
+      throw ApiError(ErrorCode::ACCOUNT_SUSPENDED, {{"account_status", status}});
+    owed = holdForReplay(*sql, id, app.clock.now());
+  }
+  // No connection is held while the endpoint answers (up to the delivery timeout).
+  DeliveryOutcome outcome =
+      deliverWebhook(owed.endpoint, owed.event, app.clock.now(),
+                     {app.config.webhook_timeout, app.config.allow_private_webhook_targets});
+  db::Session sql(app.db);
+  soci::transaction tx(*sql);
+  workers::recordReplayAttempt(*sql, owed, outcome, app.clock.now());
+  if (outcome.success) {
+    *sql << "UPDATE webhook_dead_letters SET replayed_at = now(), replay_started_at = NULL "
+            "WHERE id = :id",
+        soci::use(id);
+  } else {
+    *sql << "UPDATE webhook_dead_letters SET replay_started_at = NULL WHERE id = :id",
+        soci::use(id);
+  }
+  auto dead_letter = queryJson(*sql, kDeadLetterJson, id);
+  tx.commit();
+  if (!outcome.success) {
+    nlohmann::json details = {{"reason", outcome.reason}};
+    if (outcome.http_status) details["http_status"] = *outcome.http_status;
+    throw ApiError(ErrorCode::WEBHOOK_REPLAY_FAILED, details);
+  }
+  return ApiResponse::json(200, *dead_letter);
+}
+
+ApiResponse deleteDeadLetter(App& app, ApiRequest& req) {
+  const auto& id = req.params.at("id");
+  db::Session sql(app.db);
+  requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
+  *sql << "DELETE FROM webhook_dead_letters WHERE id = :id", soci::use(id);
+  return ApiResponse::noContent();
+}
+
+}  // namespace
+
+void addWebhookDeadLetterRoutes(Router& router, App& app) {
+  router.add("POST", "/v1/webhooks/dead-letters/{id}/replay", needs("webhooks:w"),
+             [&app](ApiRequest& r) { return replayDeadLetter(app, r); });
+  router.add("DELETE", "/v1/webhooks/dead-letters/{id}", needs("webhooks:d"),
+             [&app](ApiRequest& r) { return deleteDeadLetter(app, r); });
+}
+
+}  // namespace smsgw::api

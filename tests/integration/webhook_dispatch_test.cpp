@@ -1,0 +1,373 @@
+// The webhook dispatcher against a real database and a real local receiver, with a clock the
+// test moves: signing, the retry schedule, failures of every kind, the disable rule, dead
+// letters, SSRF refusals, fairness between endpoints, and retries surviving a dispatcher's
+// death.
+#include <gtest/gtest.h>
+#include <soci/soci.h>
+
+#include <mutex>
+
+#include "domain/http_client.h"
+#include "domain/ids.h"
+#include "domain/webhook_signature.h"
+#include "tests/support/manual_clock.h"
+#include "tests/support/scratch_database.h"
+#include "tests/support/webhook_receiver.h"
+#include "topics/records.h"
+#include "workers/webhook_dispatcher/dispatcher.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+class RecordingMailer final : public Mailer {
+ public:
+  void send(const OutgoingEmail& email) override {
+    std::lock_guard lock(mutex_);
+    sent_.push_back(email);
+  }
+  size_t countAbout(const std::string& words) const {
+    std::lock_guard lock(mutex_);
+    size_t n = 0;
+    for (const auto& email : sent_) n += email.subject.find(words) != std::string::npos;
+    return n;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<OutgoingEmail> sent_;
+};
+
+class WebhookDispatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    account_ = newId("acc");
+    scratch_.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" +
+                  account_ + "', 'T', '" + account_ + "@ex.ca', 'x', 'ACTIVE')");
+    webhook_ = addWebhook(account_, receiver_.url());
+    config_.delivery.allow_loopback = true;
+    config_.delivery.timeout = 1500ms;
+    config_.pool = {8, 2, 100};
+  }
+
+  std::string addWebhook(const std::string& account, const std::string& url) {
+    std::string id = newId("wh");
+    secret_ = newWebhookSecret();
+    scratch_.exec("INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES ('" +
+                  id + "', '" + account + "', '" + url + "', '[\"message.sent\"]', '" + secret_ +
+                  "')");
+    return id;
+  }
+
+  workers::Dispatcher& dispatcher() {
+    if (!dispatcher_)
+      dispatcher_ = std::make_unique<workers::Dispatcher>(database_, clock_, mailer_, config_);
+    return *dispatcher_;
+  }
+
+  topics::Record raise(const std::string& account = "") {
+    topics::EventRecord event;
+    event.type = "message.sent";
+    event.account_id = account.empty() ? account_ : account;
+    event.livemode = true;
+    event.data = {{"message_id", newId("msg")}, {"status", "sent"}};
+    db::Session sql(database_);
+    std::string data = event.data.dump();
+    *sql << "INSERT INTO events (id, account_id, type, livemode, data) VALUES "
+            "(gen_random_uuid(), :a, :t, true, :d::jsonb) RETURNING id::text, iso_ts(created_at)",
+        soci::use(event.account_id), soci::use(event.type), soci::use(data), soci::into(event.id),
+        soci::into(event.created);
+    return {"events", 0, 0, event.account_id, event.toJson().dump(), {}};
+  }
+
+  void dispatch(const topics::Record& record) {
+    dispatcher().onEvent(record);
+    dispatcher().waitIdle();
+  }
+
+  int retryNow() {
+    int claimed = dispatcher().runDueRetries();
+    dispatcher().waitIdle();
+    return claimed;
+  }
+
+  // Moves the clock in steps, running due retries after each, until `total` has passed.
+  void runFor(std::chrono::minutes total, std::chrono::minutes step = 10min) {
+    for (auto passed = 0min; passed < total; passed += step) {
+      clock_.advance(step);
+      retryNow();
+    }
+  }
+
+  template <typename T = int>
+  T one(const std::string& query) {
+    db::Session sql(database_);
+    T value{};
+    *sql << query, soci::into(value);
+    return value;
+  }
+
+  std::string webhookField(const std::string& column) {
+    return one<std::string>("SELECT COALESCE(" + column + "::text, '') FROM webhooks WHERE id = '" +
+                            webhook_ + "'");
+  }
+
+  ScratchDatabase scratch_;
+  db::Database database_{scratch_.url(), 4};
+  ManualClock clock_;
+  RecordingMailer mailer_;
+  WebhookReceiver receiver_;
+  workers::DispatcherConfig config_;
+  std::string account_, webhook_, secret_;
+  std::unique_ptr<workers::Dispatcher> dispatcher_;  // last: goes first
+};
+
+TEST_F(WebhookDispatchTest, DeliversTheSignedEnvelopeOnceEvenWhenTheRecordComesTwice) {
+  auto record = raise();
+  dispatch(record);
+  dispatch(record);  // Kafka delivered it again
+  auto got = receiver_.waitFor(1, 5s);
+  ASSERT_EQ(got.size(), 1u);
+  auto event = topics::EventRecord::parse(record.payload);
+  auto body = nlohmann::json::parse(got[0].body);
+  EXPECT_EQ(body, event.envelope());
+  EXPECT_EQ(got[0].headers["webhook-id"], event.id);
+  EXPECT_EQ(got[0].headers["x-service-event"], "message.sent");
+  EXPECT_EQ(got[0].headers["x-service-signature"], got[0].headers["webhook-signature"]);
+  EXPECT_TRUE(verifyWebhook(secret_, event.id, std::stoll(got[0].headers["webhook-timestamp"]),
+                            got[0].body, got[0].headers["webhook-signature"]));
+  EXPECT_FALSE(verifyWebhook(newWebhookSecret(), event.id,
+                             std::stoll(got[0].headers["webhook-timestamp"]), got[0].body,
+                             got[0].headers["webhook-signature"]));
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 1"), 1);
+  EXPECT_NE(webhookField("last_success_at"), "");
+}
+
+TEST_F(WebhookDispatchTest, AFailedEventIsRetriedOnTheSpecsScheduleThenDeadLettered) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  auto record = raise();
+  dispatch(record);
+  ASSERT_EQ(receiver_.received(), 1u);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries"), 1) << "stored at once";
+  EXPECT_EQ(webhookField("last_failure_reason"), "HTTP_500");
+  EXPECT_EQ(webhookField("failed_events"), "1");
+  EXPECT_NE(webhookField("failing_since"), "");
+
+  // about 1 s, then 1 min, 5 min, 30 min, 2 h, 6 h and 16 h (±5% jitter)
+  const std::chrono::milliseconds waits[] = {1s, 1min, 5min, 30min, 2h, 6h, 16h};
+  size_t expected = 1;
+  for (auto wait : waits) {
+    clock_.advance(wait * 94 / 100);
+    EXPECT_EQ(retryNow(), 0) << "too early for the retry after " << wait.count() << " ms";
+    clock_.advance(wait * 12 / 100);
+    EXPECT_EQ(retryNow(), 1) << "the retry after " << wait.count() << " ms";
+    EXPECT_EQ(receiver_.received(), ++expected);
+  }
+  clock_.advance(48h);
+  EXPECT_EQ(retryNow(), 0) << "8 attempts at most";
+  auto got = receiver_.waitFor(8, 1s);
+  ASSERT_EQ(got.size(), 8u);
+  for (const auto& request : got) {
+    EXPECT_EQ(request.body, got[0].body) << "same id and created on every attempt";
+    EXPECT_TRUE(verifyWebhook(secret_, request.headers.at("webhook-id"),
+                              std::stoll(request.headers.at("webhook-timestamp")), request.body,
+                              request.headers.at("webhook-signature")));
+  }
+  EXPECT_NE(got[0].headers["webhook-timestamp"], got[7].headers["webhook-timestamp"])
+      << "signed afresh";
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries"), 0);
+  EXPECT_EQ(one<std::string>("SELECT failed_reason FROM webhook_dead_letters"),
+            "HTTP_500 after 8 attempts");
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE NOT success"), 8);
+  EXPECT_EQ(webhookField("active"), "true") << "one event is not enough to disable";
+}
+
+TEST_F(WebhookDispatchTest, TheOneSecondRetryIsSkippedWhenTheEndpointWasAlreadyFailing) {
+  receiver_.answerWith(ReceiverAnswer::Status, 503);
+  dispatch(raise());
+  dispatch(raise());
+  clock_.advance(1100ms);
+  EXPECT_EQ(retryNow(), 1) << "only the first event comes back after a second";
+  clock_.advance(70s);
+  EXPECT_EQ(retryNow(), 2);
+  EXPECT_EQ(webhookField("failed_events"), "2") << "distinct events, not attempts";
+}
+
+TEST_F(WebhookDispatchTest, RedirectsTimeoutsAndClosedConnectionsAreFailures) {
+  receiver_.answerWith(ReceiverAnswer::Redirect);
+  dispatch(raise());
+  EXPECT_EQ(webhookField("last_failure_reason"), "HTTP_302_REDIRECT_NOT_FOLLOWED");
+  EXPECT_EQ(receiver_.received(), 1u) << "the redirect was not followed";
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  dispatch(raise());
+  EXPECT_EQ(webhookField("last_failure_reason"), "TIMEOUT");
+  receiver_.answerWith(ReceiverAnswer::Close);
+  dispatch(raise());
+  EXPECT_EQ(webhookField("last_failure_reason"), "NETWORK_ERROR");
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE NOT success"), 3);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE http_status = 302"), 1);
+}
+
+TEST_F(WebhookDispatchTest, ASuccessEndsTheStreak) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  for (int i = 0; i < 3; ++i) dispatch(raise());
+  EXPECT_EQ(webhookField("failed_events"), "3");
+  receiver_.answerWith(ReceiverAnswer::Ok);
+  dispatch(raise());
+  EXPECT_EQ(webhookField("failing_since"), "");
+  EXPECT_EQ(webhookField("failed_events"), "0");
+  clock_.advance(2s);
+  EXPECT_EQ(retryNow(), 1) << "the owed events are still retried";
+}
+
+TEST_F(WebhookDispatchTest, FiveEventsFailingFor24HoursDisableTheEndpointAndTellTheOwner) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  for (int i = 0; i < 4; ++i) dispatch(raise());
+  runFor(70min);
+  EXPECT_EQ(mailer_.countAbout("failing"), 1u) << "one hour into the streak, once";
+  // The fifth event fails later, so its last attempt comes after 24 h whatever the jitter.
+  dispatch(raise());
+  EXPECT_EQ(webhookField("failed_events"), "5");
+  runFor(22h);
+  EXPECT_EQ(webhookField("active"), "true") << "not yet 24 hours";
+  runFor(4h);
+  EXPECT_EQ(webhookField("active"), "false");
+  EXPECT_NE(webhookField("deactivated_reason").find("HTTP_500"), std::string::npos);
+  EXPECT_EQ(mailer_.countAbout("disabled"), 1u);
+  EXPECT_EQ(mailer_.countAbout("failing"), 1u);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries"), 0);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 5) << "failed events are kept";
+  EXPECT_GE(one("SELECT count(*) FROM webhook_dead_letters WHERE failed_reason LIKE "
+                "'HTTP_500 after % attempts; endpoint disabled'"),
+            1);
+
+  size_t before = receiver_.received();
+  dispatch(raise());
+  EXPECT_EQ(receiver_.received(), before) << "nothing is delivered while disabled";
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 5) << "nor stored";
+}
+
+TEST_F(WebhookDispatchTest, FourFailedEventsNeverDisable) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  for (int i = 0; i < 4; ++i) dispatch(raise());
+  runFor(27h);
+  EXPECT_EQ(webhookField("active"), "true");
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 4);
+}
+
+TEST_F(WebhookDispatchTest, SuspendedAccountsGetNothingAndEverythingIsADeadLetter) {
+  scratch_.exec("UPDATE accounts SET status = 'SUSPENDED' WHERE id = '" + account_ + "'");
+  dispatch(raise());
+  EXPECT_EQ(receiver_.received(), 0u);
+  EXPECT_EQ(one<std::string>("SELECT failed_reason FROM webhook_dead_letters"),
+            "ACCOUNT_SUSPENDED");
+}
+
+TEST_F(WebhookDispatchTest, AHostResolvingToLoopbackIsBlockedDisabledAndDeadLettered) {
+  config_.delivery.allow_loopback = false;
+  scratch_.exec("UPDATE webhooks SET url = 'http://localhost:" + std::to_string(receiver_.port()) +
+                "/hook' WHERE id = '" + webhook_ + "'");
+  dispatch(raise());
+  EXPECT_EQ(receiver_.received(), 0u) << "no connection was made";
+  EXPECT_EQ(webhookField("active"), "false");
+  EXPECT_EQ(webhookField("deactivated_reason"), "SSRF_BLOCKED");
+  EXPECT_EQ(one<std::string>("SELECT failed_reason FROM webhook_dead_letters"), "SSRF_BLOCKED");
+  EXPECT_EQ(mailer_.countAbout("disabled"), 1u);
+}
+
+TEST_F(WebhookDispatchTest, AnIpv4MappedLoopbackAddressIsBlocked) {
+  config_.delivery.allow_loopback = false;
+  scratch_.exec("UPDATE webhooks SET url = 'http://[::ffff:127.0.0.1]:" +
+                std::to_string(receiver_.port()) + "/hook' WHERE id = '" + webhook_ + "'");
+  dispatch(raise());
+  EXPECT_EQ(receiver_.received(), 0u);
+  EXPECT_EQ(webhookField("deactivated_reason"), "SSRF_BLOCKED");
+}
+
+TEST_F(WebhookDispatchTest, TheConnectionGoesToTheAddressThatWasChecked) {
+  // The name does not resolve at all: only the pinned address can reach the receiver.
+  std::string url = "http://hooks.invalid:" + std::to_string(receiver_.port()) + "/hook";
+  auto response = httpRequest("POST", url, {}, "{}", 2s,
+                              PinnedAddress{"hooks.invalid", receiver_.port(), "127.0.0.1"});
+  EXPECT_EQ(response.status, 200) << response.error;
+  EXPECT_EQ(httpRequest("POST", url, {}, "{}", 2s).status, 0);
+}
+
+TEST_F(WebhookDispatchTest, AHangingEndpointDoesNotDelayAnotherAccount) {
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  config_.delivery.timeout = 3s;
+  for (int i = 0; i < 6; ++i) dispatcher().onEvent(raise());
+  std::string other = newId("acc");
+  scratch_.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" + other +
+                "', 'O', '" + other + "@ex.ca', 'x', 'ACTIVE')");
+  WebhookReceiver fast;
+  addWebhook(other, fast.url());
+  auto started = std::chrono::steady_clock::now();
+  dispatcher().onEvent(raise(other));
+  ASSERT_EQ(fast.waitFor(1, 5s).size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 1s);
+  EXPECT_LE(receiver_.received(), 2u) << "at most 2 attempts at once per endpoint";
+}
+
+TEST_F(WebhookDispatchTest, AnEndpointsFullBacklogMakesQueueFullDeadLetters) {
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  config_.pool = {4, 1, 1};
+  for (int i = 0; i < 3; ++i) dispatcher().onEvent(raise());
+  EXPECT_EQ(one<std::string>("SELECT failed_reason FROM webhook_dead_letters"), "queue_full");
+  dispatcher().waitIdle();
+}
+
+TEST_F(WebhookDispatchTest, ARetryClaimedByADispatcherThatDiedIsTakenAgainAfterItsLease) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  dispatch(raise());
+  clock_.advance(2s);
+  {
+    // A dispatcher claims the retry and dies before making the attempt.
+    db::Session sql(database_);
+    auto claimed = workers::claimDueRetries(*sql, clock_.now(), clock_.now() + config_.lease, 10);
+    ASSERT_EQ(claimed.size(), 1u);
+  }
+  receiver_.answerWith(ReceiverAnswer::Ok);
+  EXPECT_EQ(retryNow(), 0) << "still leased";
+  clock_.advance(config_.lease);
+  EXPECT_EQ(retryNow(), 1);
+  EXPECT_EQ(receiver_.received(), 2u);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries"), 0);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 2"), 1);
+}
+
+TEST_F(WebhookDispatchTest, AttemptsNotMadeAtShutdownAreOwedInTheDatabase) {
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  config_.pool = {4, 1, 100};
+  for (int i = 0; i < 3; ++i) dispatcher().onEvent(raise());
+  dispatcher_.reset();  // one attempt runs to its timeout; two never started
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries WHERE attempts = 0"), 2);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_retries WHERE attempts = 1"), 1);
+  receiver_.answerWith(ReceiverAnswer::Ok);
+  EXPECT_EQ(retryNow(), 2) << "the parked ones are due at once";
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 1"), 2);
+}
+
+TEST_F(WebhookDispatchTest, DuringTheDayAfterARotationDeliveriesCarryBothSignatures) {
+  std::string old_secret = secret_, new_secret = newWebhookSecret();
+  scratch_.exec("UPDATE webhooks SET previous_secret = signing_secret, signing_secret = '" +
+                new_secret + "', previous_secret_expires_at = now() + interval '24 hours' " +
+                "WHERE id = '" + webhook_ + "'");
+  dispatch(raise());
+  clock_.advance(25h);
+  dispatch(raise());
+  auto got = receiver_.waitFor(2, 5s);
+  ASSERT_EQ(got.size(), 2u);
+  for (const auto& [request, both] : {std::pair{got[0], true}, std::pair{got[1], false}}) {
+    auto signature = request.headers.at("webhook-signature");
+    long long ts = std::stoll(request.headers.at("webhook-timestamp"));
+    auto id = request.headers.at("webhook-id");
+    EXPECT_EQ(signature.find(' ') != std::string::npos, both) << signature;
+    EXPECT_TRUE(verifyWebhook(new_secret, id, ts, request.body, signature));
+    EXPECT_EQ(verifyWebhook(old_secret, id, ts, request.body, signature), both);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,410 @@
+#include "workers/webhook_dispatcher/delivery_store.h"
+
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include "domain/ids.h"
+#include "domain/webhook_retry_policy.h"
+
+namespace smsgw::workers {
+namespace {
+
+namespace policy = webhook_policy;
+
+std::optional<TimePoint> timeOrNothing(const std::string& iso, soci::indicator indicator) {
+  if (indicator != soci::i_ok) return std::nullopt;
+  return parseIso(iso);
+}
+
+std::optional<EventToDeliver> loadEvent(soci::session& sql, const std::string& event_id) {
+  topics::EventRecord event;
+  std::string data;
+  int livemode = 0;
+  sql << "SELECT id::text, type, iso_ts(created_at), account_id, livemode::int, data::text "
+         "FROM events WHERE id = :e::uuid",
+      soci::use(event_id), soci::into(event.id), soci::into(event.type), soci::into(event.created),
+      soci::into(event.account_id), soci::into(livemode), soci::into(data);
+  if (!sql.got_data()) return std::nullopt;
+  event.livemode = livemode != 0;
+  event.data = nlohmann::json::parse(data);
+  return EventToDeliver{event.id, event.type, event.envelope().dump()};
+}
+
+struct EndpointRow {
+  WebhookEndpoint endpoint;
+  bool active = false;
+  bool deleted = false;
+};
+
+std::optional<EndpointRow> loadEndpoint(soci::session& sql, const std::string& webhook_id,
+                                        TimePoint now) {
+  EndpointRow row;
+  row.endpoint.id = webhook_id;
+  std::string previous, at = formatIso(now);
+  soci::indicator previous_indicator = soci::i_null;
+  int active = 0, deleted = 0;
+  sql << "SELECT url, signing_secret, CASE WHEN previous_secret_expires_at > :now::timestamptz "
+         "THEN previous_secret END, active::int, (deleted_at IS NOT NULL)::int FROM webhooks "
+         "WHERE id = :w",
+      soci::use(at), soci::use(webhook_id), soci::into(row.endpoint.url),
+      soci::into(row.endpoint.secret), soci::into(previous, previous_indicator), soci::into(active),
+      soci::into(deleted);
+  if (!sql.got_data()) return std::nullopt;
+  if (previous_indicator == soci::i_ok) row.endpoint.previous_secret = previous;
+  row.active = active != 0;
+  row.deleted = deleted != 0;
+  return row;
+}
+
+void dropRetry(soci::session& sql, const OwedDelivery& owed) {
+  sql << "DELETE FROM webhook_retries WHERE webhook_id = :w AND event_id = :e::uuid",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id);
+}
+
+void insertAttempt(soci::session& sql, const OwedDelivery& owed, const DeliveryOutcome& outcome,
+                   TimePoint now) {
+  std::string id = newId("whd"), at = formatIso(now);
+  int success = outcome.success ? 1 : 0;
+  int status = outcome.http_status.value_or(0);
+  soci::indicator status_indicator = outcome.http_status ? soci::i_ok : soci::i_null;
+  soci::indicator reason_indicator = outcome.reason.empty() ? soci::i_null : soci::i_ok;
+  int duration = outcome.duration_ms;
+  sql << "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, "
+         "http_status, error_reason, duration_ms, occurred_at) VALUES (:id, :w, :e::uuid, :t, :n, "
+         ":s::int::boolean, :h, :r, :d, :at::timestamptz) ON CONFLICT DO NOTHING",
+      soci::use(id), soci::use(owed.endpoint.id), soci::use(owed.event.id),
+      soci::use(owed.event.type), soci::use(owed.attempt), soci::use(success),
+      soci::use(status, status_indicator), soci::use(outcome.reason, reason_indicator),
+      soci::use(duration), soci::use(at);
+}
+
+void clearStreak(soci::session& sql, const std::string& webhook_id, TimePoint now) {
+  std::string at = formatIso(now);
+  // last_success_at is shown "to within a minute": a busy endpoint is not rewritten each time.
+  sql << "UPDATE webhooks SET failing_since = NULL, failed_events = 0, last_success_at = "
+         ":at::timestamptz WHERE id = :w AND (failing_since IS NOT NULL OR last_success_at IS "
+         "NULL OR last_success_at < :at2::timestamptz - interval '1 minute')",
+      soci::use(at), soci::use(webhook_id), soci::use(at);
+}
+
+void disableEndpoint(soci::session& sql, const std::string& webhook_id, const std::string& reason,
+                     TimePoint now) {
+  std::string at = formatIso(now);
+  sql << "UPDATE webhooks SET active = false, deactivated_reason = :r, deactivated_at = "
+         ":at::timestamptz WHERE id = :w",
+      soci::use(reason), soci::use(at), soci::use(webhook_id);
+}
+
+std::string afterAttempts(const std::string& reason, int attempts) {
+  return reason + " after " + std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
+}
+
+struct StreakRow {
+  bool exists = false;
+  bool active = false;
+  bool deleted = false;
+  policy::Streak streak;
+};
+
+StreakRow lockStreak(soci::session& sql, const std::string& webhook_id) {
+  StreakRow row;
+  std::string since, last;
+  soci::indicator since_indicator = soci::i_null, last_indicator = soci::i_null;
+  int active = 0, deleted = 0;
+  // Locks the endpoint: its streak and the disable decision are decided one attempt at a time.
+  sql << "SELECT active::int, (deleted_at IS NOT NULL)::int, iso_ts(failing_since), "
+         "iso_ts(last_failure_at), failed_events FROM webhooks WHERE id = :w FOR UPDATE",
+      soci::use(webhook_id), soci::into(active), soci::into(deleted),
+      soci::into(since, since_indicator), soci::into(last, last_indicator),
+      soci::into(row.streak.failed_events);
+  row.exists = sql.got_data();
+  row.active = active != 0;
+  row.deleted = deleted != 0;
+  row.streak.failing_since = timeOrNothing(since, since_indicator);
+  row.streak.last_failure_at = timeOrNothing(last, last_indicator);
+  return row;
+}
+
+// Whether this attempt's event already failed within the current streak (a retry counts once).
+bool failedInStreak(soci::session& sql, const OwedDelivery& owed, const policy::Streak& streak) {
+  if (!streak.failing_since) return false;
+  std::string since = formatIso(*streak.failing_since);
+  int found = 0;
+  sql << "SELECT count(*) FROM webhook_deliveries WHERE webhook_id = :w AND event_id = :e::uuid "
+         "AND attempt < :n AND NOT success AND occurred_at >= :since::timestamptz",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::use(owed.attempt),
+      soci::use(since), soci::into(found);
+  return found > 0;
+}
+
+void saveStreak(soci::session& sql, const std::string& webhook_id, const policy::Streak& streak,
+                const std::string& reason) {
+  std::string since = formatIso(*streak.failing_since), last = formatIso(*streak.last_failure_at);
+  sql << "UPDATE webhooks SET failing_since = :since::timestamptz, last_failure_at = "
+         ":last::timestamptz, last_failure_reason = :r, failed_events = :n WHERE id = :w",
+      soci::use(since), soci::use(last), soci::use(reason), soci::use(streak.failed_events),
+      soci::use(webhook_id);
+}
+
+void scheduleRetry(soci::session& sql, const OwedDelivery& owed, int step, TimePoint due,
+                   const std::string& reason, TimePoint now) {
+  std::string due_at = formatIso(due), at = formatIso(now);
+  sql << "INSERT INTO webhook_retries (webhook_id, event_id, account_id, attempts, next_step, "
+         "last_reason, next_attempt_at, created_at) VALUES (:w, :e::uuid, :a, :n, :step, :r, "
+         ":due::timestamptz, :at::timestamptz) ON CONFLICT (webhook_id, event_id) DO UPDATE SET "
+         "attempts = EXCLUDED.attempts, next_step = EXCLUDED.next_step, last_reason = "
+         "EXCLUDED.last_reason, next_attempt_at = EXCLUDED.next_attempt_at",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::use(owed.account_id),
+      soci::use(owed.attempt), soci::use(step), soci::use(reason), soci::use(due_at), soci::use(at);
+}
+
+std::string streakSummary(const std::string& reason, const policy::Streak& streak) {
+  return reason + " for 24 h: " + std::to_string(streak.failed_events) + " events failed since " +
+         formatIso(*streak.failing_since);
+}
+
+// The attempt's row in webhook_retries is what makes it this dispatcher's to settle.
+bool stillOurs(soci::session& sql, const OwedDelivery& owed) {
+  int attempts = 0;
+  soci::indicator indicator = soci::i_null;
+  sql << "SELECT attempts FROM webhook_retries WHERE webhook_id = :w AND event_id = :e::uuid "
+         "FOR UPDATE",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::into(attempts, indicator);
+  bool has_row = sql.got_data();
+  if (owed.from_retries) return has_row && attempts == owed.attempt - 1;
+  return !has_row;  // a first attempt: nobody failed it yet
+}
+
+Settlement settleFailure(soci::session& sql, const OwedDelivery& owed,
+                         const DeliveryOutcome& outcome, const StreakRow& row, TimePoint now,
+                         std::mt19937_64& random) {
+  Settlement settlement;
+  if (outcome.blocked()) {
+    // Not a failure of the endpoint's server: the streak is left alone, the endpoint is off.
+    disableEndpoint(sql, owed.endpoint.id, dead_letter_reason::kSsrfBlocked, now);
+    dropRetry(sql, owed);
+    recordDeadLetter(sql, owed, dead_letter_reason::kSsrfBlocked, now);
+    deadLetterOwedEvents(sql, owed.endpoint.id, "", now);
+    settlement.disabled = true;
+    settlement.dead_letter_reason = dead_letter_reason::kSsrfBlocked;
+    return settlement;
+  }
+  bool counted = failedInStreak(sql, owed, row.streak);
+  bool was_failing = policy::continuesStreak(row.streak, now);
+  policy::Streak streak = policy::afterFailure(row.streak, now, counted);
+  saveStreak(sql, owed.endpoint.id, streak, outcome.reason);
+  if (!row.active) {
+    dropRetry(sql, owed);
+    settlement.dead_letter_reason =
+        afterAttempts(outcome.reason, owed.attempt) + "; endpoint disabled";
+    recordDeadLetter(sql, owed, settlement.dead_letter_reason, now);
+    return settlement;
+  }
+  int step = owed.step ? *owed.step + 1 : policy::firstRetryStep(was_failing);
+  auto due = policy::retryDueAt(step, now, random);
+  bool disable = policy::shouldDisable(streak, now);
+  if (due && !disable) {
+    scheduleRetry(sql, owed, step, *due, outcome.reason, now);
+  } else {
+    dropRetry(sql, owed);
+    settlement.dead_letter_reason =
+        afterAttempts(outcome.reason, owed.attempt) + (disable ? "; endpoint disabled" : "");
+    recordDeadLetter(sql, owed, settlement.dead_letter_reason, now);
+  }
+  if (disable) {
+    disableEndpoint(sql, owed.endpoint.id, streakSummary(outcome.reason, streak), now);
+    deadLetterOwedEvents(sql, owed.endpoint.id, "", now);
+    settlement.disabled = true;
+  }
+  return settlement;
+}
+
+}  // namespace
+
+std::string accountStatus(soci::session& sql, const std::string& account_id) {
+  std::string status;
+  sql << "SELECT status FROM accounts WHERE id = :a", soci::use(account_id), soci::into(status);
+  return status;
+}
+
+bool deliversFor(const std::string& account_status) {
+  return account_status != "SUSPENDED" && account_status != "CLOSED";
+}
+
+std::optional<WebhookEndpoint> signingEndpoint(soci::session& sql, const std::string& webhook_id,
+                                               TimePoint now) {
+  auto row = loadEndpoint(sql, webhook_id, now);
+  if (!row) return std::nullopt;
+  return row->endpoint;
+}
+
+std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::EventRecord& event,
+                                           TimePoint now) {
+  std::string types = nlohmann::json::array({event.type}).dump(), at = formatIso(now);
+  soci::rowset<soci::row> rows =
+      (sql.prepare << "SELECT w.id, w.url, w.signing_secret, CASE WHEN "
+                      "w.previous_secret_expires_at > :now::timestamptz THEN w.previous_secret "
+                      "END FROM webhooks w WHERE w.account_id = :a AND w.active AND w.deleted_at "
+                      "IS NULL AND w.events @> :types::jsonb "
+                      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = "
+                      "w.id AND d.event_id = :e1::uuid AND d.success) "
+                      "AND NOT EXISTS (SELECT 1 FROM webhook_retries r WHERE r.webhook_id = w.id "
+                      "AND r.event_id = :e2::uuid) "
+                      "AND NOT EXISTS (SELECT 1 FROM webhook_dead_letters l WHERE l.webhook_id = "
+                      "w.id AND l.event_id = :e3::uuid)",
+       soci::use(at), soci::use(event.account_id), soci::use(types), soci::use(event.id),
+       soci::use(event.id), soci::use(event.id));
+  std::vector<WebhookEndpoint> endpoints;
+  for (const auto& row : rows) {
+    WebhookEndpoint endpoint{row.get<std::string>(0), row.get<std::string>(1),
+                             row.get<std::string>(2), std::nullopt};
+    if (row.get_indicator(3) == soci::i_ok) endpoint.previous_secret = row.get<std::string>(3);
+    endpoints.push_back(std::move(endpoint));
+  }
+  return endpoints;
+}
+
+void recordDeadLetter(soci::session& sql, const OwedDelivery& owed, const std::string& reason,
+                      TimePoint now) {
+  std::string id = newId("whdl"), at = formatIso(now);
+  sql << "INSERT INTO webhook_dead_letters (id, webhook_id, account_id, event_id, event_type, "
+         "failed_reason, payload, created_at) VALUES (:id, :w, :a, :e::uuid, :t, :r, "
+         ":p::jsonb, :at::timestamptz) ON CONFLICT (webhook_id, event_id) DO NOTHING",
+      soci::use(id), soci::use(owed.endpoint.id), soci::use(owed.account_id),
+      soci::use(owed.event.id), soci::use(owed.event.type), soci::use(reason),
+      soci::use(owed.event.body), soci::use(at);
+}
+
+void recordReplayAttempt(soci::session& sql, const OwedDelivery& owed,
+                         const DeliveryOutcome& outcome, TimePoint now) {
+  OwedDelivery numbered = owed;
+  sql << "SELECT COALESCE(max(attempt), 0) + 1 FROM webhook_deliveries WHERE webhook_id = :w AND "
+         "event_id = :e::uuid",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::into(numbered.attempt);
+  insertAttempt(sql, numbered, outcome, now);
+  if (outcome.success) clearStreak(sql, owed.endpoint.id, now);
+}
+
+Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
+                         const DeliveryOutcome& outcome, TimePoint now, std::mt19937_64& random) {
+  soci::transaction tx(sql);
+  StreakRow row = lockStreak(sql, owed.endpoint.id);
+  Settlement stale;
+  stale.stale = true;
+  if (!row.exists || !stillOurs(sql, owed)) return stale;
+  if (row.deleted) {
+    dropRetry(sql, owed);
+    tx.commit();
+    return stale;
+  }
+  insertAttempt(sql, owed, outcome, now);
+  Settlement settlement;
+  if (outcome.success) {
+    clearStreak(sql, owed.endpoint.id, now);
+    if (owed.from_retries) dropRetry(sql, owed);
+  } else {
+    settlement = settleFailure(sql, owed, outcome, row, now, random);
+  }
+  tx.commit();
+  return settlement;
+}
+
+std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, TimePoint lease_until,
+                                          int limit, const std::vector<std::string>& skipped) {
+  if (limit <= 0) return {};
+  std::string at = formatIso(now), until = formatIso(lease_until);
+  nlohmann::json skipped_ids = skipped;
+  std::string skipped_json = skipped_ids.dump();
+  std::vector<OwedDelivery> owed;
+  soci::transaction tx(sql);
+  soci::rowset<soci::row> rows =
+      (sql.prepare << "WITH due AS (SELECT webhook_id, event_id FROM webhook_retries WHERE "
+                      "next_attempt_at <= :now::timestamptz AND webhook_id <> ALL (ARRAY(SELECT "
+                      "jsonb_array_elements_text(:skipped::jsonb))) ORDER BY next_attempt_at LIMIT "
+                      ":n FOR UPDATE SKIP LOCKED) UPDATE webhook_retries r SET next_attempt_at = "
+                      ":until::timestamptz FROM due WHERE r.webhook_id = due.webhook_id AND "
+                      "r.event_id = due.event_id RETURNING r.webhook_id, r.event_id::text, "
+                      "r.account_id, r.attempts, r.next_step",
+       soci::use(at), soci::use(skipped_json), soci::use(limit), soci::use(until));
+  for (const auto& row : rows) {
+    OwedDelivery item;
+    item.endpoint.id = row.get<std::string>(0);
+    item.event.id = row.get<std::string>(1);
+    item.account_id = row.get<std::string>(2);
+    item.attempt = row.get<int>(3) + 1;
+    int step = row.get<int>(4);
+    if (step >= 0) item.step = step;
+    item.from_retries = true;
+    owed.push_back(std::move(item));
+  }
+  std::vector<OwedDelivery> runnable;
+  for (auto& item : owed) {
+    auto endpoint = loadEndpoint(sql, item.endpoint.id, now);
+    auto event = loadEvent(sql, item.event.id);
+    if (!endpoint || endpoint->deleted || !event) {
+      dropRetry(sql, item);
+      continue;
+    }
+    item.endpoint = endpoint->endpoint;
+    item.event = *event;
+    std::string status = accountStatus(sql, item.account_id);
+    if (!deliversFor(status)) {
+      dropRetry(sql, item);
+      recordDeadLetter(sql, item, "ACCOUNT_" + status, now);
+    } else if (!endpoint->active) {
+      dropRetry(sql, item);
+      recordDeadLetter(sql, item, dead_letter_reason::kEndpointDisabled, now);
+    } else {
+      runnable.push_back(std::move(item));
+    }
+  }
+  tx.commit();
+  return runnable;
+}
+
+void parkUnmade(soci::session& sql, const OwedDelivery& owed, TimePoint now) {
+  std::string at = formatIso(now);
+  if (owed.from_retries) {
+    int made = owed.attempt - 1;
+    sql << "UPDATE webhook_retries SET next_attempt_at = :at::timestamptz WHERE webhook_id = :w "
+           "AND event_id = :e::uuid AND attempts = :n",
+        soci::use(at), soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::use(made);
+    return;
+  }
+  sql << "INSERT INTO webhook_retries (webhook_id, event_id, account_id, attempts, next_step, "
+         "next_attempt_at, created_at) VALUES (:w, :e::uuid, :a, 0, -1, :at::timestamptz, "
+         ":at2::timestamptz) ON CONFLICT DO NOTHING",
+      soci::use(owed.endpoint.id), soci::use(owed.event.id), soci::use(owed.account_id),
+      soci::use(at), soci::use(at);
+}
+
+void deadLetterOwedEvents(soci::session& sql, const std::string& webhook_id,
+                          const std::string& reason, TimePoint now) {
+  soci::rowset<soci::row> rows =
+      (sql.prepare << "DELETE FROM webhook_retries WHERE webhook_id = :w RETURNING "
+                      "event_id::text, account_id, attempts, COALESCE(last_reason, '')",
+       soci::use(webhook_id));
+  struct Owed {
+    std::string event_id, account_id, last_reason;
+    int attempts;
+  };
+  std::vector<Owed> removed;
+  for (const auto& row : rows)
+    removed.push_back({row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(3),
+                       row.get<int>(2)});
+  for (const auto& item : removed) {
+    auto event = loadEvent(sql, item.event_id);
+    if (!event) continue;
+    OwedDelivery owed;
+    owed.endpoint.id = webhook_id;
+    owed.account_id = item.account_id;
+    owed.event = *event;
+    std::string why = !reason.empty() ? reason
+                      : item.attempts == 0
+                          ? std::string(dead_letter_reason::kEndpointDisabled)
+                          : afterAttempts(item.last_reason, item.attempts) + "; endpoint disabled";
+    recordDeadLetter(sql, owed, why, now);
+  }
+}
+
+}  // namespace smsgw::workers

@@ -1,0 +1,85 @@
+#pragma once
+// What the dispatcher keeps in PostgreSQL (spec "Delivery rules"; DESIGN.md rule 5): attempts,
+// the events owed after a failure (webhook_retries, shared by every dispatcher through
+// SKIP LOCKED), dead letters, and each endpoint's failure streak. Times come from the caller's
+// clock, never from now(), so tests move them.
+
+#include <soci/session.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "domain/clock.h"
+#include "domain/webhook_delivery.h"
+#include "topics/records.h"
+
+namespace smsgw::workers {
+
+// An event owed to an endpoint: a first attempt, or a retry taken from webhook_retries.
+struct OwedDelivery {
+  WebhookEndpoint endpoint;
+  std::string account_id;
+  EventToDeliver event;
+  int attempt = 1;            // the number of the attempt about to be made
+  std::optional<int> step;    // the retry schedule's step of this attempt; nothing for a first
+  bool from_retries = false;  // claimed from webhook_retries (else a first attempt off Kafka)
+};
+
+namespace dead_letter_reason {
+inline constexpr const char* kQueueFull = "queue_full";
+inline constexpr const char* kEndpointDisabled = "ENDPOINT_DISABLED";  // switched off by the user
+inline constexpr const char* kSsrfBlocked = "SSRF_BLOCKED";
+}  // namespace dead_letter_reason
+
+// The account's status; delivery happens only for accounts neither SUSPENDED nor CLOSED.
+std::string accountStatus(soci::session& sql, const std::string& account_id);
+bool deliversFor(const std::string& account_status);
+
+// Active endpoints subscribed to the event that are still owed it: no success, no pending
+// retry and no dead letter for it yet (a replayed Kafka record delivers nothing twice).
+std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::EventRecord& event,
+                                           TimePoint now);
+
+// The endpoint's URL and the secrets that sign for it at `now` (the previous one while a
+// rotation is under a day old); nothing when there is no such endpoint.
+std::optional<WebhookEndpoint> signingEndpoint(soci::session& sql, const std::string& webhook_id,
+                                               TimePoint now);
+
+// Idempotent: a second dead letter for the same endpoint and event is dropped.
+void recordDeadLetter(soci::session& sql, const OwedDelivery& owed, const std::string& reason,
+                      TimePoint now);
+
+struct Settlement {
+  bool stale = false;     // another dispatcher settled this attempt already; nothing recorded
+  bool disabled = false;  // this failure disabled the endpoint (the owner is told)
+  std::string dead_letter_reason;  // set when the event became a dead letter
+};
+
+// Records an attempt and what follows from it, in one transaction: a success clears the
+// streak; a failure schedules the next retry or makes a dead letter, extends the streak, and
+// disables the endpoint when the rule says so (its owed events become dead letters).
+Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
+                         const DeliveryOutcome& outcome, TimePoint now, std::mt19937_64& random);
+
+// A replay asked through the API: the attempt is recorded after the others of its event, and a
+// success clears the endpoint's streak as any success does.
+void recordReplayAttempt(soci::session& sql, const OwedDelivery& owed,
+                         const DeliveryOutcome& outcome, TimePoint now);
+
+// Claims at most `limit` due retries for this dispatcher until `lease_until`, none for the
+// `skipped` endpoints (this dispatcher cannot start more for them now). Retries whose endpoint
+// is gone are dropped; those of suspended or closed accounts become dead letters.
+std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, TimePoint lease_until,
+                                          int limit, const std::vector<std::string>& skipped = {});
+// A first attempt not made before shutdown is owed at once (attempts 0); a claimed retry not
+// made is handed back.
+void parkUnmade(soci::session& sql, const OwedDelivery& owed, TimePoint now);
+
+// Every event owed to the endpoint becomes a dead letter with `reason` (nothing when empty: the
+// last failure and its attempt count, with "; endpoint disabled").
+void deadLetterOwedEvents(soci::session& sql, const std::string& webhook_id,
+                          const std::string& reason, TimePoint now);
+
+}  // namespace smsgw::workers

@@ -1,0 +1,108 @@
+#include "workers/webhook_dispatcher/dispatcher.h"
+
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "topics/records.h"
+#include "workers/webhook_dispatcher/owner_email.h"
+#include "workers/webhook_dispatcher/owner_notices.h"
+
+namespace smsgw::workers {
+namespace {
+
+// Settling is one short transaction; a database hiccup gets a few tries before the attempt's
+// outcome is given up (logged), which for a first attempt loses the event (spec rule 3).
+template <typename Work>
+void withRetries(const char* what, Work&& work) {
+  for (int tries = 1;; ++tries) {
+    try {
+      work();
+      return;
+    } catch (const std::exception& e) {
+      if (tries == 3) {
+        spdlog::error("{} failed for good: {}", what, e.what());
+        return;
+      }
+      spdlog::warn("{} failed, trying again: {}", what, e.what());
+      std::this_thread::sleep_for(std::chrono::milliseconds(200 * tries));
+    }
+  }
+}
+
+}  // namespace
+
+Dispatcher::Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer,
+                       DispatcherConfig config)
+    : db_(db), clock_(clock), mailer_(mailer), config_(config), pool_(config.pool) {}
+
+void Dispatcher::onEvent(const topics::Record& record) {
+  auto event = topics::EventRecord::parse(record.payload);
+  db::Session sql(db_);
+  emailAccountEvent(*sql, mailer_, event);
+  TimePoint now = clock_.now();
+  auto endpoints = endpointsOwed(*sql, event, now);
+  if (endpoints.empty()) return;
+  EventToDeliver delivery{event.id, event.type, event.envelope().dump()};
+  std::string status = accountStatus(*sql, event.account_id);
+  for (auto& endpoint : endpoints) {
+    OwedDelivery owed;
+    owed.endpoint = std::move(endpoint);
+    owed.account_id = event.account_id;
+    owed.event = delivery;
+    if (!deliversFor(status)) {
+      recordDeadLetter(*sql, owed, "ACCOUNT_" + status, now);
+      continue;
+    }
+    if (!pool_.submit(owed.endpoint.id,
+                      {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }})) {
+      spdlog::warn("webhook {} has too many deliveries waiting; event {} is a dead letter",
+                   owed.endpoint.id, owed.event.id);
+      recordDeadLetter(*sql, owed, dead_letter_reason::kQueueFull, now);
+    }
+  }
+}
+
+int Dispatcher::runDueRetries() {
+  TimePoint now = clock_.now();
+  db::Session sql(db_);
+  if (now - last_notice_ >= config_.notice_interval) {
+    noticeFailingEndpoints(*sql, mailer_, now);
+    last_notice_ = now;
+  }
+  auto capacity = pool_.capacity();
+  auto due = claimDueRetries(*sql, now, now + config_.lease, static_cast<int>(capacity.spare),
+                             capacity.saturated);
+  for (auto& owed : due) {
+    if (!pool_.submit(owed.endpoint.id,
+                      {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }}))
+      parkUnmade(*sql, owed, now);
+  }
+  return static_cast<int>(due.size());
+}
+
+void Dispatcher::attempt(const OwedDelivery& owed) {
+  DeliveryOutcome outcome =
+      deliverWebhook(owed.endpoint, owed.event, clock_.now(), config_.delivery);
+  if (!outcome.success)
+    spdlog::warn("event {} to webhook {} (attempt {}) failed: {}", owed.event.id, owed.endpoint.id,
+                 owed.attempt, outcome.reason);
+  withRetries("settling a webhook attempt", [&] {
+    db::Session sql(db_);
+    thread_local std::mt19937_64 random(std::random_device{}());
+    Settlement settlement = settleAttempt(*sql, owed, outcome, clock_.now(), random);
+    if (settlement.disabled) {
+      spdlog::warn("webhook {} disabled", owed.endpoint.id);
+      noticeDisabledEndpoint(*sql, mailer_, owed.endpoint.id);
+    }
+  });
+}
+
+void Dispatcher::park(const OwedDelivery& owed) {
+  withRetries("parking a webhook attempt", [&] {
+    db::Session sql(db_);
+    parkUnmade(*sql, owed, clock_.now());
+  });
+}
+
+}  // namespace smsgw::workers

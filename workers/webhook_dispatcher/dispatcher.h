@@ -1,0 +1,56 @@
+#pragma once
+// The webhook dispatcher (spec "Events"; webhooks issue). An event from the `events` topic goes
+// to every active endpoint of its account subscribed to its type; each attempt runs on the
+// delivery pool, so the consume loop never waits on a customer's server and one slow endpoint
+// delays only itself. A failed event is stored at once and retried on schedule by whichever
+// dispatcher claims it; events of suspended or closed accounts go straight to dead letters.
+// Account events are also emailed to the owner (owner_email.h).
+
+#include <chrono>
+#include <memory>
+
+#include "db/database.h"
+#include "domain/clock.h"
+#include "domain/mailer.h"
+#include "domain/webhook_delivery.h"
+#include "topics/consumer_loop.h"
+#include "workers/webhook_dispatcher/delivery_pool.h"
+#include "workers/webhook_dispatcher/delivery_store.h"
+
+namespace smsgw::workers {
+
+struct DispatcherConfig {
+  DeliveryOptions delivery;
+  DeliveryPoolLimits pool;
+  // How long a claimed retry stays this dispatcher's; after it, another may take it (the
+  // claimant died). Far longer than an attempt can take.
+  std::chrono::seconds lease{300};
+  std::chrono::seconds notice_interval{30};  // how often failing endpoints are looked at
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer, DispatcherConfig config);
+
+  // The consume-loop handler: queues the event's first attempts and returns.
+  void onEvent(const topics::Record& record);
+  // Periodic: claims the retries now due (as many as the pool can start) and queues them;
+  // returns how many. Also emails the owners of endpoints an hour into a streak.
+  int runDueRetries();
+  // Returns once every queued attempt ran (tests, benchmarks).
+  void waitIdle() const { pool_.waitIdle(); }
+
+ private:
+  void submit(soci::session& sql, OwedDelivery owed);
+  void attempt(const OwedDelivery& owed);
+  void park(const OwedDelivery& owed);
+
+  db::Database& db_;
+  const Clock& clock_;
+  Mailer& mailer_;
+  DispatcherConfig config_;
+  TimePoint last_notice_{};
+  DeliveryPool pool_;  // declared last: destroyed first, while what its jobs use still exists
+};
+
+}  // namespace smsgw::workers
