@@ -90,6 +90,7 @@ void WebhookReceiver::Impl::serve(int fd) {
   while (buffer.size() < header_end + 4 + length)
     if (!readMore(fd, buffer, stopping)) return (void)close(fd);
   request.body = buffer.substr(header_end + 4, length);
+  request.received_at = std::chrono::system_clock::now();
 
   ReceiverAnswer how;
   int code;

@@ -15,6 +15,7 @@ namespace smsgw::testing {
 struct ReceivedRequest {
   std::map<std::string, std::string> headers;  // lower-cased names
   std::string body;
+  std::chrono::system_clock::time_point received_at;
 };
 
 enum class ReceiverAnswer {

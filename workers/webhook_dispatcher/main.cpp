@@ -16,6 +16,8 @@ int main() {
   config.pool.per_endpoint = env::getInt("WEBHOOK_ENDPOINT_CONCURRENCY", config.pool.per_endpoint);
   config.pool.endpoint_backlog = static_cast<size_t>(
       env::getInt("WEBHOOK_ENDPOINT_BACKLOG", static_cast<int>(config.pool.endpoint_backlog)));
+  config.lease = std::chrono::seconds(
+      env::getInt("WEBHOOK_RETRY_LEASE_SECONDS", static_cast<int>(config.lease.count())));
   LogMailer mailer;
 
   // The dispatcher lives inside the consume loop's handler, so it (and its delivery pool) is
