@@ -97,7 +97,8 @@ void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes, b
 }
 
 void checkAccountState(const Caller& caller, const RouteOptions& options) {
-  if (caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") {
+  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
+      !options.handles_suspended_accounts) {
     throw ApiError(ErrorCode::FORBIDDEN,
                    {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
                                                                     : "account_closed"}});

@@ -77,6 +77,21 @@ void resumeSending(Staff& staff, const std::string& account_id) {
             << "\n";
 }
 
+void setAccountStatus(Staff& staff, const std::string& account_id, bool suspend,
+                      const std::string& reason) {
+  if (suspend && reason.empty()) throw std::runtime_error("--reason is required: say why");
+  db::Session sql(staff.db);
+  std::string from = suspend ? "ACTIVE" : "SUSPENDED", to = suspend ? "SUSPENDED" : "ACTIVE";
+  soci::indicator reason_ind = suspend ? soci::i_ok : soci::i_null;
+  std::string updated;
+  *sql << "UPDATE accounts SET status = :to, status_reason = :r WHERE id = :id AND status = :from "
+          "RETURNING id",
+      soci::use(to), soci::use(reason, reason_ind), soci::use(account_id), soci::use(from),
+      soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no " + from + " account " + account_id);
+  std::cout << nlohmann::json{{"account_id", account_id}, {"status", to}}.dump() << "\n";
+}
+
 namespace {
 
 // Numbers the pass published a record for that is not handled yet.

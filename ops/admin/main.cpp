@@ -86,6 +86,12 @@ int main(int argc, char** argv) {
   auto* resume_cmd =
       account->add_subcommand("resume-sending", "end an automatic pause of LIVE SMS sending");
   resume_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  std::string status_reason;
+  auto* suspend_cmd = account->add_subcommand("suspend", "suspend an ACTIVE account");
+  suspend_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  suspend_cmd->add_option("--reason", status_reason, "why (kept on the account)")->required();
+  auto* reinstate_cmd = account->add_subcommand("reinstate", "reinstate a SUSPENDED account");
+  reinstate_cmd->add_option("account", account_id, "account id (acc_…)")->required();
   int inbound_cap = 0;
   auto* inbound_cap_cmd =
       account->add_subcommand("set-inbound-cap", "inbound SMS per rolling 24 hours (0: unlimited)");
@@ -129,6 +135,8 @@ int main(int argc, char** argv) {
     if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
     if (daily_limit_cmd->parsed()) admin::setDailySendLimit(staff, account_id, daily_limit);
     if (resume_cmd->parsed()) admin::resumeSending(staff, account_id);
+    if (suspend_cmd->parsed()) admin::setAccountStatus(staff, account_id, true, status_reason);
+    if (reinstate_cmd->parsed()) admin::setAccountStatus(staff, account_id, false, "");
     if (rent_run->parsed()) {
       TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
       admin::runRent(staff, as_of, rent_account, wait_seconds);

@@ -41,6 +41,10 @@ void setInboundCap(Staff& staff, const std::string& account_id, int cap);
 void setDailySendLimit(Staff& staff, const std::string& account_id, int limit);
 // Ends an automatic pause of LIVE SMS sending.
 void resumeSending(Staff& staff, const std::string& account_id);
+// Suspends an ACTIVE account (everything it does answers 403; its webhooks become dead letters)
+// or reinstates a SUSPENDED one.
+void setAccountStatus(Staff& staff, const std::string& account_id, bool suspend,
+                      const std::string& reason);
 
 // Runs the billing pass as of a time; with `wait_seconds`, waits until the rent-billing
 // worker has handled every record it published.

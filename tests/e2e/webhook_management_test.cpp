@@ -9,6 +9,7 @@
 
 #include "domain/webhook_signature.h"
 #include "tests/support/accounts.h"
+#include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 #include "tests/support/webhook_receiver.h"
 
@@ -214,6 +215,47 @@ TEST(WebhookManagement, EventsOwedToASwitchedOffEndpointAreDeadLettersToReplay) 
   EXPECT_EQ(api.call("DELETE", dead_letter, bearer(other.test_key)).status, 403);
   EXPECT_EQ(api.call("DELETE", dead_letter, bearer(account.test_key)).status, 204);
   EXPECT_EQ(api.call("POST", replay, bearer(account.test_key)).status, 404);
+}
+
+// A switched-off endpoint's owed event as a dead letter; returns its replay path.
+std::string deadLetterReplayPath(HttpTestClient& api, const TestAccount& account,
+                                 WebhookReceiver& receiver) {
+  Endpoint endpoint = registerEndpoint(api, account, receiver.url());
+  sendTestMessage(api, account);
+  EXPECT_EQ(receiver.waitFor(1, 30s).size(), 1u);
+  std::string path = "/v1/webhooks/" + endpoint.id;
+  nlohmann::json letters;
+  for (int i = 0; i < 50 && letters.empty(); ++i) {
+    // The failed attempt must be settled (owed) before the switch-off turns it into a letter.
+    if (api.call("GET", path, bearer(account.test_key)).body["failed_events"] == 1) {
+      api.call("PATCH", path, bearer(account.test_key), {{"active", false}});
+      letters = api.call("GET", path + "/dead-letters", bearer(account.test_key)).body["data"];
+    }
+    if (letters.empty()) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(letters.size(), 1u);
+  return letters.empty()
+             ? ""
+             : "/v1/webhooks/dead-letters/" + letters[0]["id"].get<std::string>() + "/replay";
+}
+
+TEST(WebhookManagement, ASuspendedAccountsDeadLettersWaitForItsReinstatement) {
+  HttpTestClient api(apiUrl());
+  WebhookReceiver receiver;
+  receiver.answerWith(ReceiverAnswer::Status, 500);
+  TestAccount account = signUpAndFund(api);  // staff suspend ACTIVE accounts
+  std::string replay = deadLetterReplayPath(api, account, receiver);
+  ASSERT_FALSE(replay.empty());
+  ASSERT_EQ(runAdmin("account suspend " + account.id + " --reason test").exit_code, 0);
+  receiver.answerWith(ReceiverAnswer::Ok);
+  Reply suspended = api.call("POST", replay, bearer(account.test_key));
+  EXPECT_EQ(suspended.status, 409) << suspended.raw_body;
+  EXPECT_EQ(suspended.body["code"], "ACCOUNT_SUSPENDED");
+  EXPECT_EQ(api.call("GET", "/v1/webhooks", bearer(account.test_key)).status, 403)
+      << "everything else stays forbidden";
+  ASSERT_EQ(runAdmin("account reinstate " + account.id).exit_code, 0);
+  Reply replayed = api.call("POST", replay, bearer(account.test_key));
+  EXPECT_EQ(replayed.status, 200) << replayed.raw_body;
 }
 
 }  // namespace
