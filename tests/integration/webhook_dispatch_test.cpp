@@ -14,6 +14,7 @@
 #include "tests/support/scratch_database.h"
 #include "tests/support/webhook_receiver.h"
 #include "topics/records.h"
+#include "workers/messaging/retention.h"
 #include "workers/webhook_dispatcher/dispatcher.h"
 
 using namespace smsgw;
@@ -368,6 +369,29 @@ TEST_F(WebhookDispatchTest, DuringTheDayAfterARotationDeliveriesCarryBothSignatu
     EXPECT_TRUE(verifyWebhook(new_secret, id, ts, request.body, signature));
     EXPECT_EQ(verifyWebhook(old_secret, id, ts, request.body, signature), both);
   }
+}
+
+TEST_F(WebhookDispatchTest, DeadLettersAndAttemptsGoAtTheRetentionCutoff) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  for (int i = 0; i < 3; ++i) dispatch(raise());
+  scratch_.exec("UPDATE webhooks SET active = false WHERE id = '" + webhook_ + "'");
+  {
+    db::Session sql(database_);
+    workers::deadLetterOwedEvents(*sql, webhook_, "ENDPOINT_DISABLED", clock_.now());
+  }
+  ASSERT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 3);
+  std::string ids = "(SELECT event_id FROM webhook_dead_letters ORDER BY event_id LIMIT 2)";
+  scratch_.exec(
+      "UPDATE webhook_dead_letters SET created_at = now() - interval '91 days' WHERE "
+      "event_id IN " +
+      ids +
+      "; UPDATE webhook_deliveries SET occurred_at = now() - "
+      "interval '91 days' WHERE event_id IN " +
+      ids);
+  db::Session sql(database_);
+  workers::purgeExpiredBodies(*sql, {}, 1000);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 1);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries"), 1);
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
   sql << "DELETE FROM webhook_dead_letters WHERE created_at < now() - make_interval(days => :d) "
          "OR replayed_at < now() - interval '90 days'",
       soci::use(policy.message_retention_days);
+  // The attempt log follows the messages it tells about.
+  sql << "DELETE FROM webhook_deliveries WHERE occurred_at < now() - make_interval(days => :d)",
+      soci::use(policy.message_retention_days);
   tx.commit();
   return purged;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Message retention: bodies older than the retention period are purged (body null,
-// body_purged true), with the held early receipts nobody claimed, expired lookups and old
-// webhook dead letters.
+// body_purged true), with the held early receipts nobody claimed, expired lookups, and old
+// webhook dead letters and delivery attempts.
 
 #include <soci/session.h>
 
