@@ -135,7 +135,7 @@ TargetVerdict checkWebhookRegistration(const std::string& url, bool allow_loopba
   auto target = parseWebhookUrl(url);
   if (!target) return TargetVerdict::InvalidUrl;
   if (!allow_loopback && target->scheme != "https") return TargetVerdict::NotHttps;
-  return checkWebhookTarget(url, allow_loopback);
+  return resolveWebhookTarget(url, allow_loopback).verdict;
 }
 
 bool isInternalAddress(const std::string& text, bool allow_loopback) {

@@ -28,9 +28,6 @@ struct ResolvedTarget {
 
 std::optional<ParsedTarget> parseWebhookUrl(const std::string& url);  // http(s) with a host only
 ResolvedTarget resolveWebhookTarget(const std::string& url, bool allow_loopback);
-inline TargetVerdict checkWebhookTarget(const std::string& url, bool allow_loopback) {
-  return resolveWebhookTarget(url, allow_loopback).verdict;
-}
 
 // What registration accepts: in production (loopback not allowed) only https URLs, then the
 // same address check as a delivery.

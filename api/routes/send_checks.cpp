@@ -96,9 +96,9 @@ LiveSenderStanding liveSenderStanding(soci::session& sql, const std::string& acc
                                       const E164& from) {
   LiveSenderStanding standing;
   int verified = 0;
-  std::string paused_until, pause_reason, status, number_type, verification;
-  soci::indicator paused_ind = soci::i_null, reason_ind = soci::i_null, status_ind = soci::i_null,
-                  type_ind = soci::i_null, verification_ind = soci::i_null;
+  std::string paused_until, pause_reason;
+  soci::indicator paused_ind = soci::i_null, reason_ind = soci::i_null;
+  SendingNumberColumns number;
   sql << std::string(
              "SELECT (a.verified_phone IS NOT NULL)::int, CASE WHEN a.sms_paused_until > now() "
              "THEN iso_ts(a.sms_paused_until) END, a.sms_pause_reason, ") +
@@ -107,19 +107,14 @@ LiveSenderStanding liveSenderStanding(soci::session& sql, const std::string& acc
              "p.phone_number = :n AND p.status IN ('ACTIVE', 'SUSPENDED') WHERE a.id = :a",
       soci::use(from.str()), soci::use(account_id), soci::into(verified),
       soci::into(paused_until, paused_ind), soci::into(pause_reason, reason_ind),
-      soci::into(status, status_ind), soci::into(number_type, type_ind),
-      soci::into(verification, verification_ind);
+      soci::into(number.status, number.status_ind), soci::into(number.number_type, number.type_ind),
+      soci::into(number.verification, number.verification_ind);
   standing.account_verified = verified != 0;
   if (paused_ind == soci::i_ok) {
     standing.pause =
         workers::SendingPause{paused_until, reason_ind == soci::i_ok ? pause_reason : ""};
   }
-  standing.number.held = status_ind == soci::i_ok;
-  if (standing.number.held) {
-    standing.number.status = status;
-    standing.number.number_type = number_type;
-  }
-  if (verification_ind == soci::i_ok) standing.number.toll_free_verification = verification;
+  standing.number = number.standing();
   return standing;
 }
 

@@ -12,6 +12,17 @@ const char* const kSendingNumberStandingColumns =
     "toll_free_verifications v WHERE v.phone_number_id = p.id AND v.cancelled_at IS NULL "
     "ORDER BY v.created_at DESC, v.id DESC LIMIT 1) END";
 
+SendingNumberStanding SendingNumberColumns::standing() const {
+  SendingNumberStanding out;
+  out.held = status_ind == soci::i_ok;
+  if (out.held) {
+    out.status = status;
+    out.number_type = number_type;
+  }
+  if (verification_ind == soci::i_ok) out.toll_free_verification = verification;
+  return out;
+}
+
 void requireUsableSendingNumber(const SendingNumberStanding& standing, const E164& from) {
   if (!standing.held) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
   if (standing.status == "SUSPENDED")
@@ -26,17 +37,14 @@ void requireUsableSendingNumber(const SendingNumberStanding& standing, const E16
 }
 
 void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from) {
-  SendingNumberStanding standing;
-  std::string verification;
-  soci::indicator verification_ind = soci::i_null;
+  SendingNumberColumns columns;
   sql << std::string("SELECT ") + kSendingNumberStandingColumns +
              " FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
              "AND p.status IN ('ACTIVE', 'SUSPENDED')",
-      soci::use(account_id), soci::use(from.str()), soci::into(standing.status),
-      soci::into(standing.number_type), soci::into(verification, verification_ind);
-  standing.held = sql.got_data();
-  if (verification_ind == soci::i_ok) standing.toll_free_verification = verification;
-  requireUsableSendingNumber(standing, from);
+      soci::use(account_id), soci::use(from.str()), soci::into(columns.status, columns.status_ind),
+      soci::into(columns.number_type, columns.type_ind),
+      soci::into(columns.verification, columns.verification_ind);
+  requireUsableSendingNumber(columns.standing(), from);
 }
 
 }  // namespace smsgw::api

@@ -3,6 +3,7 @@
 // not suspended for unpaid rent, and a toll-free number's verification is APPROVED.
 
 #include <soci/session.h>
+#include <soci/soci-backend.h>
 
 #include <optional>
 #include <string>
@@ -22,6 +23,14 @@ struct SendingNumberStanding {
 // The three columns a standing is read from (status, number_type, verification status), for a
 // query that names the account's number `p` (a LEFT JOIN leaves them null when not held).
 extern const char* const kSendingNumberStandingColumns;
+
+// Where a query reads those three columns into, and the standing they make.
+struct SendingNumberColumns {
+  std::string status, number_type, verification;
+  soci::indicator status_ind = soci::i_null, type_ind = soci::i_null,
+                  verification_ind = soci::i_null;
+  SendingNumberStanding standing() const;
+};
 
 // Throws ApiError PHONE_NUMBER_NOT_OWNED, PHONE_NUMBER_SUSPENDED or FORBIDDEN
 // (details.reason toll_free_verification_not_approved).

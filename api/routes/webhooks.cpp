@@ -146,7 +146,6 @@ ApiResponse patchWebhook(App& app, ApiRequest& req) {
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   const auto& id = ownedWebhook(*sql, req);
-  *sql << "SELECT id FROM webhooks WHERE id = :id FOR UPDATE", soci::use(id);
   if (url) *sql << "UPDATE webhooks SET url = :u WHERE id = :id", soci::use(*url), soci::use(id);
   if (events)
     *sql << "UPDATE webhooks SET events = :e::jsonb WHERE id = :id", soci::use(*events),

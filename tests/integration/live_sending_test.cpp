@@ -2,6 +2,7 @@
 // sweep, hand-offs a crash left behind, the carrier-counted charge, receipts that arrive
 // before the send result or more than once, and automatic account protection.
 #include "tests/integration/numbers_fixture.h"
+#include "tests/support/recording_mailer.h"
 #include "workers/messaging/charges.h"
 #include "workers/messaging/protection.h"
 #include "workers/messaging/retention.h"
@@ -16,12 +17,6 @@ using namespace smsgw::testing;
 namespace {
 
 constexpr int kPartPrice = 2;
-
-class RecordingMailer final : public Mailer {
- public:
-  void send(const OutgoingEmail& email) override { sent.push_back(email); }
-  std::vector<OutgoingEmail> sent;
-};
 
 }  // namespace
 
@@ -310,7 +305,8 @@ TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {
   for (int replay = 0; replay < 2; ++replay) {
     for (const auto& event : events) workers::emailAccountEvent(*sql, mailer, event);
   }
-  ASSERT_EQ(mailer.sent.size(), 2u);
-  EXPECT_EQ(mailer.sent[0].to, account_ + "@ex.ca");
-  EXPECT_NE(mailer.sent[1].subject.find("account.sending_paused"), std::string::npos);
+  auto sent = mailer.sent();
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].to, account_ + "@ex.ca");
+  EXPECT_NE(sent[1].subject.find("account.sending_paused"), std::string::npos);
 }

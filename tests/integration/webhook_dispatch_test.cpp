@@ -11,6 +11,7 @@
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "tests/support/manual_clock.h"
+#include "tests/support/recording_mailer.h"
 #include "tests/support/scratch_database.h"
 #include "tests/support/webhook_receiver.h"
 #include "topics/records.h"
@@ -22,24 +23,6 @@ using namespace smsgw::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-class RecordingMailer final : public Mailer {
- public:
-  void send(const OutgoingEmail& email) override {
-    std::lock_guard lock(mutex_);
-    sent_.push_back(email);
-  }
-  size_t countAbout(const std::string& words) const {
-    std::lock_guard lock(mutex_);
-    size_t n = 0;
-    for (const auto& email : sent_) n += email.subject.find(words) != std::string::npos;
-    return n;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<OutgoingEmail> sent_;
-};
 
 class WebhookDispatchTest : public ::testing::Test {
  protected:

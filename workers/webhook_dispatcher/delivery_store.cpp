@@ -30,6 +30,10 @@ std::optional<EventToDeliver> loadEvent(soci::session& sql, const std::string& e
   return EventToDeliver{event.id, event.type, event.envelope().dump()};
 }
 
+// The secret before the last rotation, while it still signs (DESIGN.md: for 24 hours).
+constexpr const char* kPreviousSecretStillSigning =
+    "CASE WHEN previous_secret_expires_at > :now::timestamptz THEN previous_secret END";
+
 struct EndpointRow {
   WebhookEndpoint endpoint;
   bool active = false;
@@ -43,9 +47,8 @@ std::optional<EndpointRow> loadEndpoint(soci::session& sql, const std::string& w
   std::string previous, at = formatIso(now);
   soci::indicator previous_indicator = soci::i_null;
   int active = 0, deleted = 0;
-  sql << "SELECT url, signing_secret, CASE WHEN previous_secret_expires_at > :now::timestamptz "
-         "THEN previous_secret END, active::int, (deleted_at IS NOT NULL)::int FROM webhooks "
-         "WHERE id = :w",
+  sql << std::string("SELECT url, signing_secret, ") + kPreviousSecretStillSigning +
+             ", active::int, (deleted_at IS NOT NULL)::int FROM webhooks WHERE id = :w",
       soci::use(at), soci::use(webhook_id), soci::into(row.endpoint.url),
       soci::into(row.endpoint.secret), soci::into(previous, previous_indicator), soci::into(active),
       soci::into(deleted);
@@ -242,16 +245,16 @@ std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::Eve
                                            TimePoint now) {
   std::string types = nlohmann::json::array({event.type}).dump(), at = formatIso(now);
   soci::rowset<soci::row> rows =
-      (sql.prepare << "SELECT w.id, w.url, w.signing_secret, CASE WHEN "
-                      "w.previous_secret_expires_at > :now::timestamptz THEN w.previous_secret "
-                      "END FROM webhooks w WHERE w.account_id = :a AND w.active AND w.deleted_at "
-                      "IS NULL AND w.events @> :types::jsonb "
-                      "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = "
-                      "w.id AND d.event_id = :e1::uuid AND d.success) "
-                      "AND NOT EXISTS (SELECT 1 FROM webhook_retries r WHERE r.webhook_id = w.id "
-                      "AND r.event_id = :e2::uuid) "
-                      "AND NOT EXISTS (SELECT 1 FROM webhook_dead_letters l WHERE l.webhook_id = "
-                      "w.id AND l.event_id = :e3::uuid)",
+      (sql.prepare
+           << std::string("SELECT w.id, w.url, w.signing_secret, ") + kPreviousSecretStillSigning +
+                  " FROM webhooks w WHERE w.account_id = :a AND w.active AND w.deleted_at "
+                  "IS NULL AND w.events @> :types::jsonb "
+                  "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = "
+                  "w.id AND d.event_id = :e1::uuid AND d.success) "
+                  "AND NOT EXISTS (SELECT 1 FROM webhook_retries r WHERE r.webhook_id = w.id "
+                  "AND r.event_id = :e2::uuid) "
+                  "AND NOT EXISTS (SELECT 1 FROM webhook_dead_letters l WHERE l.webhook_id = "
+                  "w.id AND l.event_id = :e3::uuid)",
        soci::use(at), soci::use(event.account_id), soci::use(types), soci::use(event.id),
        soci::use(event.id), soci::use(event.id));
   std::vector<WebhookEndpoint> endpoints;
@@ -288,6 +291,14 @@ void recordReplayAttempt(soci::session& sql, const OwedDelivery& owed,
 Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
                          const DeliveryOutcome& outcome, TimePoint now, std::mt19937_64& random) {
   soci::transaction tx(sql);
+  if (outcome.success && !owed.from_retries) {
+    // The common case decides nothing about the streak, so it takes no lock on the endpoint
+    // (its concurrent deliveries would queue on it); the update below locks only if it writes.
+    insertAttempt(sql, owed, outcome, now);
+    clearStreak(sql, owed.endpoint.id, now);
+    tx.commit();
+    return {};
+  }
   StreakRow row = lockStreak(sql, owed.endpoint.id);
   Settlement stale;
   stale.stale = true;
@@ -301,7 +312,7 @@ Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
   Settlement settlement;
   if (outcome.success) {
     clearStreak(sql, owed.endpoint.id, now);
-    if (owed.from_retries) dropRetry(sql, owed);
+    dropRetry(sql, owed);
   } else {
     settlement = settleFailure(sql, owed, outcome, row, now, random);
   }
@@ -350,7 +361,7 @@ std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, Tim
     std::string status = accountStatus(sql, item.account_id);
     if (!deliversFor(status)) {
       dropRetry(sql, item);
-      recordDeadLetter(sql, item, "ACCOUNT_" + status, now);
+      recordDeadLetter(sql, item, dead_letter_reason::accountNotServed(status), now);
     } else if (!endpoint->active) {
       dropRetry(sql, item);
       recordDeadLetter(sql, item, dead_letter_reason::kEndpointDisabled, now);

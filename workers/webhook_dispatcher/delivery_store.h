@@ -31,6 +31,10 @@ namespace dead_letter_reason {
 inline constexpr const char* kQueueFull = "queue_full";
 inline constexpr const char* kEndpointDisabled = "ENDPOINT_DISABLED";  // switched off by the user
 inline constexpr const char* kSsrfBlocked = "SSRF_BLOCKED";
+// Everything for a SUSPENDED or CLOSED account: ACCOUNT_SUSPENDED, ACCOUNT_CLOSED.
+inline std::string accountNotServed(const std::string& status) {
+  return "ACCOUNT_" + status;
+}
 }  // namespace dead_letter_reason
 
 // The account's status; delivery happens only for accounts neither SUSPENDED nor CLOSED.

@@ -51,7 +51,7 @@ void Dispatcher::onEvent(const topics::Record& record) {
     owed.account_id = event.account_id;
     owed.event = delivery;
     if (!deliversFor(status)) {
-      recordDeadLetter(*sql, owed, "ACCOUNT_" + status, now);
+      recordDeadLetter(*sql, owed, dead_letter_reason::accountNotServed(status), now);
       continue;
     }
     if (!pool_.submit(owed.endpoint.id,
