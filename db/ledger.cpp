@@ -8,24 +8,16 @@ namespace smsgw::db {
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& p) {
   assert(p.amount_cents != 0);
-  // The balance check and the change are one statement: concurrent debits serialize on the
-  // account row and none can take the balance below zero. The same cause posted twice finds
-  // its earlier row and moves nothing (UNIQUE (kind, reference_id) backs this up).
+  // The balance check and the change are one statement (the SQL function post_ledger_entry):
+  // concurrent debits serialize on the account row and none can take the balance below zero.
+  // The same cause posted twice finds its earlier row and moves nothing (UNIQUE (kind,
+  // reference_id) backs this up).
   long long balance_after = 0;
   soci::indicator ind = soci::i_null;
-  sql << "WITH moved AS (UPDATE accounts SET balance_cents = balance_cents + :amount "
-         "  WHERE id = :account AND balance_cents + :amount2 >= 0 AND NOT EXISTS (SELECT 1 "
-         "  FROM ledger_entries WHERE kind = :kind0 AND reference_id = :ref0) "
-         "  RETURNING balance_cents) "
-         "INSERT INTO ledger_entries (account_id, amount_cents, balance_after_cents, kind, "
-         "reference_id, description) "
-         "SELECT :account2, :amount3, balance_cents, :kind, :ref, :description FROM moved "
-         "RETURNING balance_after_cents",
-      soci::use(p.amount_cents), soci::use(p.account_id), soci::use(p.amount_cents),
-      soci::use(p.kind), soci::use(p.reference_id), soci::use(p.account_id),
-      soci::use(p.amount_cents), soci::use(p.kind), soci::use(p.reference_id),
-      soci::use(p.description), soci::into(balance_after, ind);
-  if (ind == soci::i_null || !sql.got_data()) {
+  sql << "SELECT post_ledger_entry(:account, :amount, :kind, :ref, :description)",
+      soci::use(p.account_id), soci::use(p.amount_cents), soci::use(p.kind),
+      soci::use(p.reference_id), soci::use(p.description), soci::into(balance_after, ind);
+  if (ind == soci::i_null) {
     // Nothing moved: either the cause was posted before, or the balance is short.
     int already = 0;
     sql << "SELECT count(*) FROM ledger_entries WHERE kind = :kind AND reference_id = :ref",

@@ -13,15 +13,12 @@ std::string raiseEvent(soci::session& sql, const EventDraft& draft) {
   std::string record_json = record.toJson().dump();
   std::string topic(kEvents.name);
   int livemode = draft.livemode ? 1 : 0;
-  // One statement for the event row and its outbox record (a round trip less on every
-  // event): the record's `created` is the row's, filled in by PostgreSQL.
-  sql << "WITH event AS (INSERT INTO events (id, account_id, type, livemode, data) "
-         "VALUES (:id::uuid, :account, :type, :livemode::int::boolean, "
-         "(:record::jsonb)->'data') RETURNING iso_ts(created_at) AS created) "
-         "INSERT INTO outbox (topic, record_key, payload) SELECT :topic, :key, "
-         "jsonb_set(:record2::jsonb, '{created}', to_jsonb(event.created))::text FROM event",
+  // One round trip for the event row and its outbox record (the SQL function raise_event):
+  // the record's `created` is the row's, filled in by PostgreSQL.
+  sql << "SELECT raise_event(:id::uuid, :account, :type, :livemode::int::boolean, "
+         ":record::jsonb, :topic)",
       soci::use(record.id), soci::use(draft.account_id), soci::use(draft.type), soci::use(livemode),
-      soci::use(record_json), soci::use(topic), soci::use(draft.account_id), soci::use(record_json);
+      soci::use(record_json), soci::use(topic);
   return record.id;
 }
 

@@ -16,15 +16,10 @@ Caller authenticate(db::Database& db, const std::string& presented_key) {
   Caller caller;
   std::string mode, permissions;
   int revoked = 0, fenced = 0, allow_list_required = 0, stale = 0;
-  *sql << "SELECT k.id, k.account_id, k.mode, k.permissions::text, (k.revoked_at IS NOT "
-          "NULL)::int, a.status, "
-          "(k.default_deny OR k.allow_list_id IS NOT NULL OR k.deny_list_id IS NOT NULL)::int, "
-          "(k.default_deny OR k.allow_list_id IS NOT NULL)::int, "
-          "(k.last_used_at IS NULL OR k.last_used_at < now() - interval '60 seconds')::int "
-          "FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = :hash",
-      soci::use(hash), soci::into(caller.key_id), soci::into(caller.account_id), soci::into(mode),
-      soci::into(permissions), soci::into(revoked), soci::into(caller.account_status),
-      soci::into(fenced), soci::into(allow_list_required), soci::into(stale);
+  *sql << "SELECT * FROM api_key_caller(:hash)", soci::use(hash), soci::into(caller.key_id),
+      soci::into(caller.account_id), soci::into(mode), soci::into(permissions), soci::into(revoked),
+      soci::into(caller.account_status), soci::into(fenced), soci::into(allow_list_required),
+      soci::into(stale);
   if (!sql->got_data()) throw ApiError(ErrorCode::UNAUTHORIZED);
   if (revoked) throw ApiError(ErrorCode::API_KEY_REVOKED);
   caller.mode = *keyModeFromString(mode);

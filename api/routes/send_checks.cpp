@@ -7,7 +7,6 @@
 #include "domain/destinations.h"
 #include "domain/errors.h"
 #include "workers/messaging/protection.h"
-#include "workers/messaging/undeliverable.h"
 
 namespace smsgw::api {
 namespace {
@@ -39,11 +38,8 @@ KnownDestination knownDestination(soci::session& sql, const E164& number,
   std::string line_type;
   soci::indicator line_type_ind = soci::i_null;
   int undeliverable = 0;
-  sql << std::string(
-             "SELECT (SELECT line_type FROM number_lookups WHERE phone_number = :n "
-             "AND looked_up_at > now() - make_interval(days => :d)), (") +
-             workers::kUndeliverableCondition + ")::int",
-      soci::use(number.str()), soci::use(policy.lookup_cache_days), soci::use(number.str()),
+  sql << "SELECT * FROM known_destination(:n, :cache_days, :failures, :days)",
+      soci::use(number.str()), soci::use(policy.lookup_cache_days),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
       soci::into(line_type, line_type_ind), soci::into(undeliverable);
   if (line_type_ind == soci::i_ok) known.cached_line_type = line_type;
@@ -99,15 +95,10 @@ LiveSenderStanding liveSenderStanding(soci::session& sql, const std::string& acc
   std::string paused_until, pause_reason;
   soci::indicator paused_ind = soci::i_null, reason_ind = soci::i_null;
   SendingNumberColumns number;
-  sql << std::string(
-             "SELECT (a.verified_phone IS NOT NULL)::int, CASE WHEN a.sms_paused_until > now() "
-             "THEN iso_ts(a.sms_paused_until) END, a.sms_pause_reason, ") +
-             kSendingNumberStandingColumns +
-             " FROM accounts a LEFT JOIN phone_numbers p ON p.account_id = a.id AND "
-             "p.phone_number = :n AND p.status IN ('ACTIVE', 'SUSPENDED') WHERE a.id = :a",
-      soci::use(from.str()), soci::use(account_id), soci::into(verified),
-      soci::into(paused_until, paused_ind), soci::into(pause_reason, reason_ind),
-      soci::into(number.status, number.status_ind), soci::into(number.number_type, number.type_ind),
+  sql << "SELECT * FROM live_sender_standing(:a, :n)", soci::use(account_id), soci::use(from.str()),
+      soci::into(verified), soci::into(paused_until, paused_ind),
+      soci::into(pause_reason, reason_ind), soci::into(number.status, number.status_ind),
+      soci::into(number.number_type, number.type_ind),
       soci::into(number.verification, number.verification_ind);
   standing.account_verified = verified != 0;
   if (paused_ind == soci::i_ok) {

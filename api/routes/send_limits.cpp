@@ -1,6 +1,7 @@
-// Send limits and per-number pacing (declared in send_checks.h). The counts read the messages
-// table through partial indexes bounded by the limits themselves, and the daily count reads at
-// most 24 hourly counters, so a check stays cheap however large the table grows.
+// Send limits and per-number pacing (declared in send_checks.h). The counts are the SQL function
+// send_counts (migration 0006): they read the messages table through partial indexes bounded by
+// the limits themselves, and the daily count reads at most 24 hourly counters, so a check stays
+// cheap however large the table grows.
 #include <soci/soci.h>
 
 #include <optional>
@@ -26,33 +27,12 @@ SendCounts readSendCounts(soci::session& sql, const Caller& caller, const std::s
   SendCounts c;
   int own_limit = 0;
   soci::indicator own_limit_ind = soci::i_null;
-  sql << "WITH recipient AS (SELECT count(*) FILTER (WHERE created_at > now() - interval "
-         "'1 hour') AS last_hour, count(*) AS last_day, coalesce(ceil(extract(epoch FROM "
-         "min(created_at) FILTER (WHERE created_at > now() - interval '1 hour') + interval "
-         "'1 hour' - now())), 0)::int AS hour_frees_in, coalesce(ceil(extract(epoch FROM "
-         "min(created_at) + interval '1 day' - now())), 0)::int AS day_frees_in FROM messages "
-         "WHERE account_id = :a AND mode = :m AND direction = 'OUTBOUND' AND to_number = :t AND "
-         "created_at > now() - interval '1 day' AND auto_reply_keyword IS NULL), "
-         "daily AS (SELECT coalesce(sum(sent), 0)::int AS sent, coalesce(ceil(extract(epoch FROM "
-         "min(hour) + interval '25 hours' - now())), 0)::int AS frees_in FROM account_send_hours "
-         "WHERE account_id = :a2 AND mode = :m2 AND hour > date_trunc('hour', now()) - interval "
-         "'24 hours'), "
-         "fanout AS (SELECT count(DISTINCT to_number)::int AS recipients, coalesce(ceil(extract("
-         "epoch FROM min(created_at) + interval '1 day' - now())), 0)::int AS frees_in FROM "
-         "messages WHERE account_id = :a3 AND mode = :m3 AND body_sha256 = :h AND created_at > "
-         "now() - interval '1 day' AND to_number <> :t2) "
-         "SELECT recipient.last_hour, recipient.last_day, recipient.hour_frees_in, "
-         "recipient.day_frees_in, (SELECT daily_send_limit FROM accounts WHERE id = :a4), "
-         "daily.sent, daily.frees_in, fanout.recipients, fanout.frees_in, (SELECT cents FROM "
-         "prices WHERE code = 'sms_outbound_part') FROM recipient, daily, fanout",
-      soci::use(caller.account_id), soci::use(mode), soci::use(to.str()),
-      soci::use(caller.account_id), soci::use(mode), soci::use(caller.account_id), soci::use(mode),
-      soci::use(body_sha256), soci::use(to.str()), soci::use(caller.account_id),
-      soci::into(c.recipient_last_hour), soci::into(c.recipient_last_day),
-      soci::into(c.recipient_hour_frees_in), soci::into(c.recipient_day_frees_in),
-      soci::into(own_limit, own_limit_ind), soci::into(c.sent_last_day),
-      soci::into(c.daily_frees_in), soci::into(c.fanout_recipients), soci::into(c.fanout_frees_in),
-      soci::into(c.part_price_cents);
+  sql << "SELECT * FROM send_counts(:a, :m, :t, :h)", soci::use(caller.account_id), soci::use(mode),
+      soci::use(to.str()), soci::use(body_sha256), soci::into(c.recipient_last_hour),
+      soci::into(c.recipient_last_day), soci::into(c.recipient_hour_frees_in),
+      soci::into(c.recipient_day_frees_in), soci::into(own_limit, own_limit_ind),
+      soci::into(c.sent_last_day), soci::into(c.daily_frees_in), soci::into(c.fanout_recipients),
+      soci::into(c.fanout_frees_in), soci::into(c.part_price_cents);
   if (own_limit_ind == soci::i_ok) c.own_daily_limit = own_limit;
   return c;
 }
@@ -112,19 +92,14 @@ void countSend(soci::session& sql, const Caller& caller) {
 
 std::string reserveSendSlot(soci::session& sql, const std::string& account_id, const E164& from,
                             int parts, const SendPolicy& policy) {
-  // A number's parts go one after another at its rate: this message starts when the parts
-  // already waiting are through, and holds the number for its own parts.
+  // A number's parts go one after another at its rate (the SQL function says how).
   std::string slot;
-  sql << "WITH slot AS (SELECT id, number_type, greatest(coalesce(next_send_at, now()), now()) "
-         "AS at FROM phone_numbers WHERE account_id = :a AND phone_number = :n AND status = "
-         "'ACTIVE' FOR UPDATE) UPDATE phone_numbers p SET next_send_at = slot.at + "
-         "make_interval(secs => :parts::int * 60.0 / CASE WHEN slot.number_type = 'toll_free' THEN "
-         ":tf::numeric ELSE :local::numeric END) FROM slot WHERE p.id = slot.id RETURNING "
-         "iso_ts(slot.at)",
-      soci::use(account_id), soci::use(from.str()), soci::use(parts),
-      soci::use(policy.toll_free_parts_per_minute), soci::use(policy.local_parts_per_minute),
-      soci::into(slot);
-  if (!sql.got_data()) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
+  soci::indicator slot_ind = soci::i_null;
+  sql << "SELECT reserve_send_slot(:a, :n, :parts, :toll_free, :local)", soci::use(account_id),
+      soci::use(from.str()), soci::use(parts), soci::use(policy.toll_free_parts_per_minute),
+      soci::use(policy.local_parts_per_minute), soci::into(slot, slot_ind);
+  if (slot_ind != soci::i_ok)
+    throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
   return slot;
 }
 

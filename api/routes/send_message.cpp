@@ -132,11 +132,8 @@ nlohmann::json insertMessage(soci::session& sql, const Caller& caller, const Sen
   std::string consent = m.consent_type;
   soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
   std::string rendered;
-  sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
-         "segment_count, mode, cost_cents, part_price_cents, send_at, body_sha256, "
-         "casl_consent_type) VALUES (:id, :a, 'OUTBOUND', :from, :to, :body, 'QUEUED', :parts, "
-         ":mode, :cost, :price, :send_at::timestamptz, :sha, :consent) RETURNING "
-         "api_message(messages)::text",
+  sql << "SELECT insert_outbound_message(:id, :a, :from, :to, :body, :parts, :mode, :cost, "
+         ":price, :send_at, :sha, :consent)",
       soci::use(m.id), soci::use(caller.account_id), soci::use(send.from.str()),
       soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(mode),
       soci::use(m.cost_cents), soci::use(m.part_price_cents), soci::use(send_at, send_at_ind),

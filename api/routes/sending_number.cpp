@@ -6,12 +6,6 @@
 
 namespace smsgw::api {
 
-// The verification is only looked for on toll-free numbers, the ones it applies to.
-const char* const kSendingNumberStandingColumns =
-    "p.status, p.number_type, CASE WHEN p.number_type = 'toll_free' THEN (SELECT v.status FROM "
-    "toll_free_verifications v WHERE v.phone_number_id = p.id AND v.cancelled_at IS NULL "
-    "ORDER BY v.created_at DESC, v.id DESC LIMIT 1) END";
-
 SendingNumberStanding SendingNumberColumns::standing() const {
   SendingNumberStanding out;
   out.held = status_ind == soci::i_ok;
@@ -38,10 +32,8 @@ void requireUsableSendingNumber(const SendingNumberStanding& standing, const E16
 
 void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from) {
   SendingNumberColumns columns;
-  sql << std::string("SELECT ") + kSendingNumberStandingColumns +
-             " FROM phone_numbers p WHERE p.account_id = :a AND p.phone_number = :n "
-             "AND p.status IN ('ACTIVE', 'SUSPENDED')",
-      soci::use(account_id), soci::use(from.str()), soci::into(columns.status, columns.status_ind),
+  sql << "SELECT * FROM sending_number_standing(:a, :n)", soci::use(account_id),
+      soci::use(from.str()), soci::into(columns.status, columns.status_ind),
       soci::into(columns.number_type, columns.type_ind),
       soci::into(columns.verification, columns.verification_ind);
   requireUsableSendingNumber(columns.standing(), from);

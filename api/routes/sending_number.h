@@ -20,11 +20,9 @@ struct SendingNumberStanding {
   std::optional<std::string> toll_free_verification;  // the latest verification's status
 };
 
-// The three columns a standing is read from (status, number_type, verification status), for a
-// query that names the account's number `p` (a LEFT JOIN leaves them null when not held).
-extern const char* const kSendingNumberStandingColumns;
-
-// Where a query reads those three columns into, and the standing they make.
+// Where a query reads the three columns of the SQL function sending_number_standing (status,
+// number_type, verification; null when the account does not hold the number) into, and the
+// standing they make.
 struct SendingNumberColumns {
   std::string status, number_type, verification;
   soci::indicator status_ind = soci::i_null, type_ind = soci::i_null,

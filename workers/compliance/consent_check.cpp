@@ -21,19 +21,9 @@ ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
   int opted_out = 0, lapsed = 0;
   std::string consent_type;
   soci::indicator consent_ind = soci::i_null;
-  sql << "SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = :a AND mode = :m AND "
-         "phone_number = :p AND reinstated_at IS NULL AND (:f = '' OR from_number = :f2))::int, "
-         "(SELECT consent_type FROM consents WHERE account_id = :a2 AND mode = :m2 AND "
-         "phone_number = :p2 AND status = 'ACTIVE' AND NOT (consent_type = 'IMPLIED' AND "
-         "expires_at <= :now::timestamptz) ORDER BY consent_type = 'EXPRESS' DESC, granted_at "
-         "DESC LIMIT 1), EXISTS (SELECT 1 FROM consents WHERE account_id = :a3 AND mode = :m3 "
-         "AND phone_number = :p3 AND status = 'ACTIVE' AND consent_type = 'IMPLIED' AND "
-         "expires_at <= :now2::timestamptz)::int",
-      soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(from),
-      soci::use(from), soci::use(account_id), soci::use(mode), soci::use(phone_number),
-      soci::use(now_text), soci::use(account_id), soci::use(mode), soci::use(phone_number),
-      soci::use(now_text), soci::into(opted_out), soci::into(consent_type, consent_ind),
-      soci::into(lapsed);
+  sql << "SELECT * FROM consent_standing(:a, :m, :p, :f, :now::timestamptz)", soci::use(account_id),
+      soci::use(mode), soci::use(phone_number), soci::use(from), soci::use(now_text),
+      soci::into(opted_out), soci::into(consent_type, consent_ind), soci::into(lapsed);
   if (lapsed) {
     sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
            "AND phone_number = :p AND status = 'ACTIVE' AND consent_type = 'IMPLIED' "

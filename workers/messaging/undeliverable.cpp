@@ -21,9 +21,4 @@ void recordCarrierDelivery(soci::session& sql, const std::string& number) {
       soci::use(number);
 }
 
-const char* const kUndeliverableCondition =
-    "EXISTS (SELECT 1 FROM undeliverable_numbers WHERE phone_number = :undeliverable_number AND "
-    "consecutive_failures >= :failures AND last_failure_at > now() - make_interval(days => "
-    ":days))";
-
 }  // namespace smsgw::workers

@@ -6,14 +6,11 @@
 
 #include <string>
 
-#include "domain/send_policy.h"
-
 namespace smsgw::workers {
 
 void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code);
 void recordCarrierDelivery(soci::session& sql, const std::string& number);
-// The rule, as a SQL condition for a send's destination read to embed (one round trip on the hot
-// path). It binds, in order: the number, policy.undeliverable_failures, policy.undeliverable_days.
-extern const char* const kUndeliverableCondition;
+// The rule itself is the SQL function is_undeliverable (migration 0006), read by a send's
+// destination check (known_destination).
 
 }  // namespace smsgw::workers

@@ -35,16 +35,8 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
-  *sql << std::string(
-              "UPDATE messages SET handoff_started_at = now(), updated_at = now() "
-              "WHERE id = :id AND mode = 'LIVE' AND ") +
-              kStillQueued +
-              " AND handoff_started_at IS NULL "
-              "AND (send_at IS NULL OR send_at <= now()) "
-              "RETURNING account_id, from_number, to_number, body, cost_cents, send_attempt, "
-              "part_price_cents",
-      soci::use(id), soci::into(message.charge.account_id), soci::into(message.from),
-      soci::into(message.to), soci::into(message.body, body_ind),
+  *sql << "SELECT * FROM claim_handoff(:id)", soci::use(id), soci::into(message.charge.account_id),
+      soci::into(message.from), soci::into(message.to), soci::into(message.body, body_ind),
       soci::into(message.charge.cost_cents), soci::into(message.charge.attempt),
       soci::into(message.part_price_cents);
   if (sql->got_data()) {
@@ -52,11 +44,8 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
     return {message};
   }
   int queued = 0, started = 0, stale = 0;
-  *sql << "SELECT (status = 'QUEUED')::int, (handoff_started_at IS NOT NULL)::int, "
-          "coalesce(handoff_started_at < now() - make_interval(secs => :s), false)::int "
-          "FROM messages WHERE id = :id AND mode = 'LIVE'",
-      soci::use(stale_after_seconds), soci::use(id), soci::into(queued), soci::into(started),
-      soci::into(stale);
+  *sql << "SELECT * FROM handoff_state(:id, :stale_seconds)", soci::use(id),
+      soci::use(stale_after_seconds), soci::into(queued), soci::into(started), soci::into(stale);
   if (!sql->got_data() || !queued) return {};         // settled already: a replay
   if (!started) return {{}, HandoffOutcome::NotDue};  // its pacing slot comes later
   if (!stale) {

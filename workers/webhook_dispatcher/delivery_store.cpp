@@ -30,10 +30,6 @@ std::optional<EventToDeliver> loadEvent(soci::session& sql, const std::string& e
   return EventToDeliver{event.id, event.type, event.envelope().dump()};
 }
 
-// The secret before the last rotation, while it still signs (DESIGN.md: for 24 hours).
-constexpr const char* kPreviousSecretStillSigning =
-    "CASE WHEN previous_secret_expires_at > :now::timestamptz THEN previous_secret END";
-
 struct EndpointRow {
   WebhookEndpoint endpoint;
   bool active = false;
@@ -47,8 +43,8 @@ std::optional<EndpointRow> loadEndpoint(soci::session& sql, const std::string& w
   std::string previous, at = formatIso(now);
   soci::indicator previous_indicator = soci::i_null;
   int active = 0, deleted = 0;
-  sql << std::string("SELECT url, signing_secret, ") + kPreviousSecretStillSigning +
-             ", active::int, (deleted_at IS NOT NULL)::int FROM webhooks WHERE id = :w",
+  sql << "SELECT url, signing_secret, webhook_previous_secret(webhooks, :now::timestamptz), "
+         "active::int, (deleted_at IS NOT NULL)::int FROM webhooks WHERE id = :w",
       soci::use(at), soci::use(webhook_id), soci::into(row.endpoint.url),
       soci::into(row.endpoint.secret), soci::into(previous, previous_indicator), soci::into(active),
       soci::into(deleted);
@@ -245,18 +241,9 @@ std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::Eve
                                            TimePoint now) {
   std::string types = nlohmann::json::array({event.type}).dump(), at = formatIso(now);
   soci::rowset<soci::row> rows =
-      (sql.prepare
-           << std::string("SELECT w.id, w.url, w.signing_secret, ") + kPreviousSecretStillSigning +
-                  " FROM webhooks w WHERE w.account_id = :a AND w.active AND w.deleted_at "
-                  "IS NULL AND w.events @> :types::jsonb "
-                  "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = "
-                  "w.id AND d.event_id = :e1::uuid AND d.success) "
-                  "AND NOT EXISTS (SELECT 1 FROM webhook_retries r WHERE r.webhook_id = w.id "
-                  "AND r.event_id = :e2::uuid) "
-                  "AND NOT EXISTS (SELECT 1 FROM webhook_dead_letters l WHERE l.webhook_id = "
-                  "w.id AND l.event_id = :e3::uuid)",
-       soci::use(at), soci::use(event.account_id), soci::use(types), soci::use(event.id),
-       soci::use(event.id), soci::use(event.id));
+      (sql.prepare << "SELECT * FROM webhook_endpoints_owed(:a, :types::jsonb, :e::uuid, "
+                      ":at::timestamptz)",
+       soci::use(event.account_id), soci::use(types), soci::use(event.id), soci::use(at));
   std::vector<WebhookEndpoint> endpoints;
   for (const auto& row : rows) {
     WebhookEndpoint endpoint{row.get<std::string>(0), row.get<std::string>(1),
