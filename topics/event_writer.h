@@ -19,4 +19,12 @@ struct EventDraft {
 // Returns the event id.
 std::string raiseEvent(soci::session& sql, const EventDraft& draft);
 
+// The record raiseEvent writes, with its id fixed, for a SQL function that raises the event
+// itself (the SQL function raise_event fills in `created`).
+struct PreparedEvent {
+  std::string id;
+  std::string record_json;
+};
+PreparedEvent prepareEvent(const EventDraft& draft);
+
 }  // namespace smsgw::topics

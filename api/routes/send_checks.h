@@ -31,12 +31,4 @@ void checkSender(soci::session& sql, const Caller& caller, const E164& from, con
 int checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
                     const E164& to, const std::string& body_sha256);
 
-// Counts an accepted send toward the account's daily limit.
-void countSend(soci::session& sql, const Caller& caller);
-
-// Takes the sending number's next free slot for `parts` parts and moves the number's pace on;
-// returns when the message may go (ISO 8601 UTC). LIVE only.
-std::string reserveSendSlot(soci::session& sql, const std::string& account_id, const E164& from,
-                            int parts, const SendPolicy& policy);
-
 }  // namespace smsgw::api

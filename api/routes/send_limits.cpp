@@ -1,4 +1,4 @@
-// Send limits and per-number pacing (declared in send_checks.h). The counts are the SQL function
+// Send limits (declared in send_checks.h). The counts are the SQL function
 // send_counts (migration 0006): they read the messages table through partial indexes bounded by
 // the limits themselves, and the daily count reads at most 24 hourly counters, so a check stays
 // cheap however large the table grows.
@@ -80,27 +80,6 @@ int checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& 
   checkDailyLimit(counts, policy);
   checkFanout(counts, policy);
   return counts.part_price_cents;
-}
-
-void countSend(soci::session& sql, const Caller& caller) {
-  std::string mode(toString(caller.mode));
-  sql << "INSERT INTO account_send_hours AS h (account_id, mode, hour, sent) VALUES (:a, :m, "
-         "date_trunc('hour', now()), 1) ON CONFLICT (account_id, mode, hour) DO UPDATE SET "
-         "sent = h.sent + 1",
-      soci::use(caller.account_id), soci::use(mode);
-}
-
-std::string reserveSendSlot(soci::session& sql, const std::string& account_id, const E164& from,
-                            int parts, const SendPolicy& policy) {
-  // A number's parts go one after another at its rate (the SQL function says how).
-  std::string slot;
-  soci::indicator slot_ind = soci::i_null;
-  sql << "SELECT reserve_send_slot(:a, :n, :parts, :toll_free, :local)", soci::use(account_id),
-      soci::use(from.str()), soci::use(parts), soci::use(policy.toll_free_parts_per_minute),
-      soci::use(policy.local_parts_per_minute), soci::into(slot, slot_ind);
-  if (slot_ind != soci::i_ok)
-    throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", from.str()}});
-  return slot;
 }
 
 }  // namespace smsgw::api

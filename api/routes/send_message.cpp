@@ -9,8 +9,6 @@
 #include "api/routes/routes.h"
 #include "api/routes/send_checks.h"
 #include "api/routes/validate.h"
-#include "db/ledger.h"
-#include "db/outbox.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -60,9 +58,6 @@ struct EarlierSend {
   int attempt = 1;
 };
 
-// The failures where the carrier never took the message; a retry may send it.
-constexpr const char* kFailedBeforeCarrier = "('CARRIER_UNAVAILABLE', 'CARRIER_THROTTLED')";
-
 std::optional<EarlierSend> earlierSend(soci::session& sql, const Caller& caller,
                                        const std::string& key, const std::string& fingerprint) {
   std::string mode(toString(caller.mode));
@@ -73,13 +68,11 @@ std::optional<EarlierSend> earlierSend(soci::session& sql, const Caller& caller,
   std::string existing_fingerprint;
   int queue_again = 0;
   // FOR UPDATE: a concurrent retry with this key waits for this one, then sees its outcome.
-  sql << std::string(
-             "SELECT k.message_id, k.fingerprint, (m.status = 'FAILED' AND m.error_code "
-             "IN ") +
-             kFailedBeforeCarrier +
-             ")::int, m.send_attempt FROM message_idempotency_keys k JOIN messages m ON m.id = "
-             "k.message_id WHERE k.account_id = :a AND k.mode = :m AND k.idempotency_key = :k "
-             "FOR UPDATE OF k",
+  // failed_before_carrier (SQL): the carrier never took it, so a retry may send it.
+  sql << "SELECT k.message_id, k.fingerprint, failed_before_carrier(m.status, m.error_code)"
+         "::int, m.send_attempt FROM message_idempotency_keys k JOIN messages m ON m.id = "
+         "k.message_id WHERE k.account_id = :a AND k.mode = :m AND k.idempotency_key = :k "
+         "FOR UPDATE OF k",
       soci::use(caller.account_id), soci::use(mode), soci::use(key), soci::into(earlier.message_id),
       soci::into(existing_fingerprint), soci::into(queue_again), soci::into(earlier.attempt);
   if (!sql.got_data()) return std::nullopt;
@@ -111,53 +104,57 @@ struct Accepted {
   std::string body_sha256;
 };
 
-void charge(soci::session& sql, const Caller& caller, const Accepted& message,
-            const SendRequest& send) {
-  if (!caller.live() || message.cost_cents == 0) return;
-  auto posted = db::postLedgerEntry(
-      sql, {caller.account_id, -message.cost_cents, "sms_outbound",
-            workers::chargeReference(message.id, message.attempt),
-            "SMS to " + send.to.str() + " (" + std::to_string(message.parts) + " parts)"});
-  if (posted.outcome == db::LedgerOutcome::InsufficientBalance) {
-    throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", message.cost_cents}});
-  }
-}
-
-// Returns the message as the API shows it (rendered by the INSERT itself: a round trip less).
-nlohmann::json insertMessage(soci::session& sql, const Caller& caller, const SendRequest& send,
-                             const Accepted& m) {
+// The SQL function accept_outbound_message writes the send in one round trip: the charge and
+// pacing slot (LIVE), the message or its new attempt, the hourly counter, message.queued and
+// the sms.outbound record. Returns the rendered message for a new one.
+std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
+                                     const SendRequest& send, const SendPolicy& policy, Accepted& m,
+                                     bool queue_again) {
   std::string mode(toString(caller.mode));
-  std::string send_at = m.send_at.value_or("");
-  soci::indicator send_at_ind = m.send_at ? soci::i_ok : soci::i_null;
   std::string consent = m.consent_type;
   soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
-  std::string rendered;
-  sql << "SELECT insert_outbound_message(:id, :a, :from, :to, :body, :parts, :mode, :cost, "
-         ":price, :send_at, :sha, :consent)",
-      soci::use(m.id), soci::use(caller.account_id), soci::use(send.from.str()),
-      soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(mode),
-      soci::use(m.cost_cents), soci::use(m.part_price_cents), soci::use(send_at, send_at_ind),
-      soci::use(m.body_sha256), soci::use(consent, consent_ind), soci::into(rendered);
+  std::string charge_reference = workers::chargeReference(m.id, m.attempt);
+  std::string charge_description =
+      "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)";
+  int queue_again_flag = queue_again ? 1 : 0;
+  auto event = topics::prepareEvent({caller.account_id,
+                                     "message.queued",
+                                     caller.live(),
+                                     {{"message_id", m.id},
+                                      {"from", send.from.str()},
+                                      {"to", send.to.str()},
+                                      {"status", "QUEUED"},
+                                      {"message_status", "QUEUED"}}});
+  std::string events_topic(topics::kEvents.name), outbound_topic(topics::kSmsOutbound.name);
+  std::string outbound_record =
+      topics::OutboundSms{m.id, caller.account_id, send.from.str(), mode}.toJson().dump();
+  std::string refusal, send_at, rendered;
+  soci::indicator refusal_ind = soci::i_null, send_at_ind = soci::i_null,
+                  rendered_ind = soci::i_null;
+  sql << "SELECT * FROM accept_outbound_message(:id, :a, :mode, :from, :to, :body, :parts, "
+         ":cost, :price, :sha, :consent, :queue_again::int::boolean, :attempt, :charge_ref, "
+         ":charge_description, :toll_free, :local, :event_id::uuid, :event::jsonb, "
+         ":events_topic, :outbound_topic, :outbound)",
+      soci::use(m.id), soci::use(caller.account_id), soci::use(mode), soci::use(send.from.str()),
+      soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(m.cost_cents),
+      soci::use(m.part_price_cents), soci::use(m.body_sha256), soci::use(consent, consent_ind),
+      soci::use(queue_again_flag), soci::use(m.attempt), soci::use(charge_reference),
+      soci::use(charge_description), soci::use(policy.toll_free_parts_per_minute),
+      soci::use(policy.local_parts_per_minute), soci::use(event.id), soci::use(event.record_json),
+      soci::use(events_topic), soci::use(outbound_topic), soci::use(outbound_record),
+      soci::into(refusal, refusal_ind), soci::into(send_at, send_at_ind),
+      soci::into(rendered, rendered_ind);
+  if (refusal_ind == soci::i_ok) {
+    if (refusal == "INSUFFICIENT_BALANCE")
+      throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", m.cost_cents}});
+    if (refusal == "PHONE_NUMBER_NOT_OWNED")
+      throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", send.from.str()}});
+    // ALREADY_QUEUED: unreachable under the Idempotency-Key's row lock; the client may retry.
+    throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
+  }
+  if (send_at_ind == soci::i_ok) m.send_at = send_at;
+  if (rendered_ind != soci::i_ok) return std::nullopt;
   return nlohmann::json::parse(rendered);
-}
-
-// A new attempt of a message that failed before reaching the carrier; false when another
-// request queued it first.
-bool queueAgain(soci::session& sql, const Accepted& m) {
-  std::string send_at = m.send_at.value_or("");
-  soci::indicator send_at_ind = m.send_at ? soci::i_ok : soci::i_null;
-  std::string updated;
-  sql << std::string(
-             "UPDATE messages SET status = 'QUEUED', error_code = NULL, error_message = "
-             "NULL, handoff_started_at = NULL, carrier_message_id = NULL, send_attempt = "
-             ":attempt, segment_count = :parts, cost_cents = :cost, part_price_cents = "
-             ":price, send_at = :send_at::timestamptz, updated_at = now() WHERE id = :id "
-             "AND status = 'FAILED' AND error_code IN ") +
-             kFailedBeforeCarrier + " RETURNING id",
-      soci::use(m.attempt), soci::use(m.parts), soci::use(m.cost_cents),
-      soci::use(m.part_price_cents), soci::use(send_at, send_at_ind), soci::use(m.id),
-      soci::into(updated);
-  return sql.got_data();
 }
 
 }  // namespace
@@ -195,17 +192,9 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   message.cost_cents = static_cast<long long>(message.part_price_cents) * message.parts;
   message.id = earlier ? earlier->message_id : newId("msg");
   message.attempt = earlier ? earlier->attempt + 1 : 1;
-  charge(*sql, caller, message, send);  // TEST: cost_cents says what it would have cost
-  if (caller.live()) {
-    message.send_at = reserveSendSlot(*sql, caller.account_id, send.from, message.parts, policy);
-  }
-  std::optional<nlohmann::json> rendered;
-  if (!earlier) {
-    rendered = insertMessage(*sql, caller, send, message);
-  } else if (!queueAgain(*sql, message)) {
-    return sentMessage(*sql, message.id, {});  // unreachable under the key's row lock
-  }
-  countSend(*sql, caller);
+  // TEST: nothing is charged; cost_cents says what it would have cost.
+  std::optional<nlohmann::json> rendered =
+      accept(*sql, caller, send, policy, message, earlier.has_value());
   if (!idempotency_key.empty() && !earlier) {
     *sql << "INSERT INTO message_idempotency_keys (account_id, mode, idempotency_key, "
             "fingerprint, message_id) VALUES (:a, :m, :k, :f, :id) ON CONFLICT DO NOTHING "
@@ -216,17 +205,6 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
     if (!sql->got_data())
       throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
   }
-  topics::raiseEvent(*sql, {caller.account_id,
-                            "message.queued",
-                            caller.live(),
-                            {{"message_id", message.id},
-                             {"from", send.from.str()},
-                             {"to", send.to.str()},
-                             {"status", "QUEUED"},
-                             {"message_status", "QUEUED"}}});
-  topics::OutboundSms record{message.id, caller.account_id, send.from.str(), mode};
-  db::enqueueOutbox(*sql, std::string(topics::kSmsOutbound.name), send.from.str(),
-                    record.toJson().dump());
   ApiResponse response = rendered ? sentMessage(std::move(*rendered), message.send_at)
                                   : sentMessage(*sql, message.id, message.send_at);
   tx.commit();
