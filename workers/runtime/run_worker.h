@@ -32,8 +32,14 @@ struct WorkerSpec {
   // every `periodic_interval` until shutdown; a failing run is logged and retried next time.
   std::function<void(WorkerContext&)> periodic;
   std::chrono::milliseconds periodic_interval{60000};
+  // How many consume loops run side by side, each its own member of the consumer group with its
+  // own handler. Kafka gives each a share of the partitions, so records of one key (one
+  // partition) are still handled one at a time and in order, while a slow key on one partition
+  // no longer holds up the others. More loops than partitions would sit idle.
+  int consumers = 1;
 };
 
+// `make_handler` is called once per consume loop; each handler is used by one thread only.
 int runWorker(const WorkerSpec& spec,
               const std::function<topics::RecordHandler(WorkerContext&)>& make_handler);
 
