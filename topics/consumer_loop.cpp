@@ -6,7 +6,9 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "topics/catalogue.h"
@@ -182,6 +184,36 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   }
   spdlog::info("consumer closing");
   rd_kafka_consumer_close(rk);  // commits stored offsets and leaves the group
+}
+
+void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_letters,
+                     const std::function<RecordHandler()>& make_handler,
+                     const std::atomic<bool>& stop) {
+  std::vector<std::unique_ptr<ConsumerLoop>> loops;
+  for (int i = 0; i < std::max(1, count); ++i) {
+    loops.push_back(std::make_unique<ConsumerLoop>(config, dead_letters, make_handler()));
+  }
+  std::atomic<bool> stopping{false};
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  std::vector<std::thread> threads;
+  for (auto& loop : loops) {
+    threads.emplace_back([&, loop = loop.get()] {
+      try {
+        loop->run(stopping);
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        stopping = true;
+      }
+    });
+  }
+  while (!stopping.load() && !stop.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  stopping = true;
+  for (auto& thread : threads) thread.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace smsgw::topics

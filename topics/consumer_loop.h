@@ -73,6 +73,16 @@ class ConsumerLoop {
   RecordHandler handler_;
 };
 
+// Runs `count` consume loops side by side, one thread each, every one its own member of the
+// consumer group with its own handler from `make_handler`. Kafka gives each loop a share of the
+// partitions: records of one key (one partition) are still handled one at a time and in order,
+// while a slow record holds up only its own partition. Returns when `stop` becomes true; when a
+// loop fails, stops the others and rethrows, so the process exits and its supervisor restarts
+// it (each loop replays from its last stored offsets).
+void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_letters,
+                     const std::function<RecordHandler()>& make_handler,
+                     const std::atomic<bool>& stop);
+
 // Installs SIGTERM/SIGINT handlers that set the returned flag (for worker main()s).
 const std::atomic<bool>& stopOnSignals();
 

@@ -10,16 +10,16 @@
 BEGIN;
 SELECT * FROM api_key_caller(encode(sha256(convert_to('mk_live_' || lpad(:i::text, 32, '0'),
                                                       'UTF8')), 'hex'));
-SELECT * FROM known_destination('+1514' || (5000000 + :i * 10000 + :r), 30, 3, 90);
+SELECT * FROM known_destination('+1514' || (2200000 + :i * 10000 + :r), 30, 3, 90);
 SELECT * FROM live_sender_standing('acc_bench' || :i, '+1613' || (4000000 + :i * 10 + :n));
-SELECT * FROM consent_standing('acc_bench' || :i, 'LIVE', '+1514' || (5000000 + :i * 10000 + :r),
+SELECT * FROM consent_standing('acc_bench' || :i, 'LIVE', '+1514' || (2200000 + :i * 10000 + :r),
                                '+1613' || (4000000 + :i * 10 + :n), now());
-SELECT * FROM send_counts('acc_bench' || :i, 'LIVE', '+1514' || (5000000 + :i * 10000 + :r),
+SELECT * FROM send_counts('acc_bench' || :i, 'LIVE', '+1514' || (2200000 + :i * 10000 + :r),
                           md5(random()::text));
 SELECT a.* FROM (SELECT 'msg_pgb' || md5(random()::text) AS id, gen_random_uuid() AS event_id) x,
   accept_outbound_message(
     x.id, 'acc_bench' || :i, 'LIVE', '+1613' || (4000000 + :i * 10 + :n),
-    '+1514' || (5000000 + :i * 10000 + :r), 'Bench: your order is ready', 1, 2, 2,
+    '+1514' || (2200000 + :i * 10000 + :r), 'Bench: your order is ready', 1, 2, 2,
     md5(random()::text), 'EXPRESS', false, 1, 'pgb_' || x.id, 'SMS (1 parts)', 180, :pacing,
     x.event_id,
     jsonb_build_object('v', 1, 'id', x.event_id, 'type', 'message.queued', 'created', '',

@@ -1,6 +1,6 @@
 -- Benchmark customers: :accounts verified, funded accounts, each with a LIVE key, 2 local
--- numbers and :recipients recipients with express consent whose line type is cached as
--- mobile.
+-- numbers and :recipients recipients (exchanges 221 to 261, none reserved) with express consent
+-- whose line type is cached as mobile.
 -- Balances go through the ledger like a top-up, so balance = ledger holds.
 INSERT INTO accounts (id, name, email, password_hash, status, verified_phone, phone_number_limit)
 SELECT 'acc_bench' || i, 'Bench ' || i, 'bench' || i || '@example.ca', 'x', 'ACTIVE',
@@ -31,7 +31,7 @@ FROM generate_series(1, :accounts) i, generate_series(1, 2) n;
 INSERT INTO consents (id, account_id, mode, channel, phone_number, consent_type,
                       source_description)
 SELECT 'cns_bench' || i || '_' || r, 'acc_bench' || i, 'LIVE', 'SMS',
-       '+1514' || (5000000 + i * 10000 + r), 'EXPRESS', 'Benchmark'
+       '+1514' || (2200000 + i * 10000 + r), 'EXPRESS', 'Benchmark'
 FROM generate_series(1, :accounts) i, generate_series(1, :recipients) r;
 INSERT INTO number_lookups (phone_number, line_type)
 SELECT DISTINCT phone_number, 'mobile' FROM consents WHERE id LIKE 'cns_bench%'

@@ -26,7 +26,8 @@ class ConsumerLoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
     scratch_.exec(
-        "CREATE TABLE probe_effects (id text PRIMARY KEY); CREATE TABLE probe_attempts (id text "
+        "CREATE TABLE probe_effects (id text PRIMARY KEY, partition int NOT NULL, handled_at "
+        "timestamptz NOT NULL DEFAULT clock_timestamp()); CREATE TABLE probe_attempts (id text "
         "NOT NULL)");
     database_ = std::make_unique<db::Database>(scratch_.url(), 1);
   }
@@ -37,14 +38,27 @@ class ConsumerLoopTest : public ::testing::Test {
     }
   }
 
-  pid_t startProbe(int delay_ms) {
+  pid_t startProbe(int delay_ms, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"consume_probe",
+                                     "--database-url",
+                                     scratch_.url(),
+                                     "--brokers",
+                                     brokers(),
+                                     "--group",
+                                     group_,
+                                     "--topic",
+                                     kTopic,
+                                     "--run",
+                                     run_,
+                                     "--delay-ms",
+                                     std::to_string(delay_ms)};
+    args.insert(args.end(), extra.begin(), extra.end());
     pid_t pid = fork();
     if (pid == 0) {
-      std::string delay = std::to_string(delay_ms);
-      std::string b = brokers();
-      execl(CONSUME_PROBE_PATH, "consume_probe", "--database-url", scratch_.url().c_str(),
-            "--brokers", b.c_str(), "--group", group_.c_str(), "--topic", kTopic, "--run",
-            run_.c_str(), "--delay-ms", delay.c_str(), nullptr);
+      std::vector<char*> argv;
+      for (auto& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      execv(CONSUME_PROBE_PATH, argv.data());
       _exit(127);
     }
     children_.push_back(pid);
@@ -60,6 +74,13 @@ class ConsumerLoopTest : public ::testing::Test {
     int n = 0;
     *sql << "SELECT count(*) FROM " + table, soci::into(n);
     return n;
+  }
+  int partitionOf(const std::string& id) {
+    db::Session sql(*database_);
+    int partition = -1;
+    *sql << "SELECT partition FROM probe_effects WHERE id = :id", soci::use(id),
+        soci::into(partition);
+    return partition;
   }
 
   bool waitUntil(const std::function<bool()>& done, std::chrono::seconds timeout) {
@@ -116,6 +137,35 @@ TEST_F(ConsumerLoopTest, PoisonRecordGoesToTheDeadLetterTopicWithoutBlockingTheP
   EXPECT_EQ(dead[0].headers["dlq.reason"], "payload is not JSON");
   EXPECT_TRUE(dead[0].headers["dlq.source"].starts_with("it.scratch/"));
   EXPECT_TRUE(waitUntil([&] { return count("probe_effects") == 1; }, std::chrono::seconds(60)));
+}
+
+TEST_F(ConsumerLoopTest, ASlowRecordHoldsUpOnlyItsOwnPartitionAndEachPartitionStaysInOrder) {
+  // Three loops share it.scratch's three partitions; the group forms before the first records.
+  startProbe(/*delay_ms=*/0, {"--loops", "3", "--slow-id", "slow", "--slow-ms", "4000"});
+  for (int i = 0; i < 6; ++i) produce("warm" + std::to_string(i));
+  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") == 6; }, std::chrono::seconds(60)));
+
+  produce("slow");
+  constexpr int kAfter = 20;  // keyed by their ids, so spread over the partitions
+  for (int i = 0; i < kAfter; ++i) produce("after" + std::to_string(i));
+  ASSERT_TRUE(
+      waitUntil([&] { return count("probe_effects") == 7 + kAfter; }, std::chrono::seconds(60)));
+
+  int slow_partition = partitionOf("slow");
+  auto handled = [&](const std::string& where) {
+    return count(
+        "probe_effects e, (SELECT handled_at AS slow_at FROM probe_effects WHERE id = "
+        "'slow') s WHERE e.id LIKE 'after%' AND " +
+        where);
+  };
+  std::string same = "e.partition = " + std::to_string(slow_partition);
+  std::string other = "e.partition <> " + std::to_string(slow_partition);
+  ASSERT_GT(handled(other), 0) << "no record landed on another partition";
+  ASSERT_GT(handled(same), 0) << "no record landed behind the slow one";
+  EXPECT_EQ(handled(other + " AND e.handled_at < s.slow_at"), handled(other))
+      << "records of other partitions were handled while the slow one took its time";
+  EXPECT_EQ(handled(same + " AND e.handled_at > s.slow_at"), handled(same))
+      << "records behind the slow one on its partition waited for it, in order";
 }
 
 TEST_F(ConsumerLoopTest, SigtermClosesTheConsumerCleanly) {

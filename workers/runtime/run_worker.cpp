@@ -3,11 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <condition_variable>
-#include <exception>
-#include <memory>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 #include "domain/env.h"
 #include "domain/log.h"
@@ -50,34 +47,6 @@ class PeriodicRunner {
   std::thread thread_;
 };
 
-// Runs the spec's consume loops, one thread each, until a signal or until one loop fails. A
-// failure stops the others and is rethrown, so the process exits and its supervisor restarts
-// it: the loops replay from their last stored offsets.
-void runConsumeLoops(std::vector<std::unique_ptr<topics::ConsumerLoop>>& loops,
-                     const std::atomic<bool>& signalled) {
-  std::atomic<bool> stopping{false};
-  std::mutex failure_mutex;
-  std::exception_ptr failure;
-  std::vector<std::thread> threads;
-  for (auto& loop : loops) {
-    threads.emplace_back([&, loop = loop.get()] {
-      try {
-        loop->run(stopping);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        stopping = true;
-      }
-    });
-  }
-  while (!stopping.load() && !signalled.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  stopping = true;
-  for (auto& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
-}
-
 }  // namespace
 
 int runWorker(const WorkerSpec& spec,
@@ -97,16 +66,12 @@ int runWorker(const WorkerSpec& spec,
                                   env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name,
                                   spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
     config.fetch_wait_max_ms = env::getInt("KAFKA_FETCH_WAIT_MAX_MS", config.fetch_wait_max_ms);
-    std::vector<std::unique_ptr<topics::ConsumerLoop>> loops;
-    for (int i = 0; i < std::max(1, spec.consumers); ++i) {
-      loops.push_back(
-          std::make_unique<topics::ConsumerLoop>(config, producer, make_handler(context)));
-    }
     relay.start();
     {
       PeriodicRunner periodic(spec, context);
-      spdlog::info("worker {} started with {} consume loop(s)", spec.name, loops.size());
-      runConsumeLoops(loops, stop);
+      spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consumers);
+      topics::runConsumeLoops(
+          config, spec.consumers, producer, [&] { return make_handler(context); }, stop);
     }
     relay.stop();
     spdlog::info("worker {} stopped cleanly", spec.name);

@@ -32,10 +32,8 @@ struct WorkerSpec {
   // every `periodic_interval` until shutdown; a failing run is logged and retried next time.
   std::function<void(WorkerContext&)> periodic;
   std::chrono::milliseconds periodic_interval{60000};
-  // How many consume loops run side by side, each its own member of the consumer group with its
-  // own handler. Kafka gives each a share of the partitions, so records of one key (one
-  // partition) are still handled one at a time and in order, while a slow key on one partition
-  // no longer holds up the others. More loops than partitions would sit idle.
+  // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
+  // up only its own partition. More loops than partitions would sit idle.
   int consumers = 1;
 };
 

@@ -31,7 +31,6 @@ struct Claim {
 // Records that the hand-off starts now; nothing when it is not ours to send (yet).
 Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
   db::Session sql(db);
-  soci::transaction tx(*sql);
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
@@ -39,10 +38,9 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
       soci::into(message.from), soci::into(message.to), soci::into(message.body, body_ind),
       soci::into(message.charge.cost_cents), soci::into(message.charge.attempt),
       soci::into(message.part_price_cents);
-  if (sql->got_data()) {
-    tx.commit();
-    return {message};
-  }
+  // One statement, committed on its own: the hand-off is on record before the carrier is called.
+  if (sql->got_data()) return {message};
+  soci::transaction tx(*sql);
   int queued = 0, started = 0, stale = 0;
   *sql << "SELECT * FROM handoff_state(:id, :stale_seconds)", soci::use(id),
       soci::use(stale_after_seconds), soci::into(queued), soci::into(started), soci::into(stale);
