@@ -5,6 +5,7 @@
 #include <soci/error.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <memory>
@@ -208,6 +209,7 @@ void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_let
       }
     });
   }
+  // `stop` is set from a signal handler, which cannot wake a condition variable: look every 100 ms.
   while (!stopping.load() && !stop.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

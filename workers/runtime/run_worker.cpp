@@ -56,7 +56,7 @@ int runWorker(const WorkerSpec& spec,
     const auto& stop = topics::stopOnSignals();
     std::string brokers = env::kafkaBrokers();
     // Each consume loop holds one connection at a time; the relay and the periodic work one each.
-    int pool_size = env::getInt("WORKER_DB_POOL_SIZE", std::max(4, spec.consumers + 2));
+    int pool_size = env::getInt("WORKER_DB_POOL_SIZE", std::max(4, spec.consume_loops + 2));
     db::Database db(env::databaseUrl(), static_cast<size_t>(pool_size));
     topics::Producer producer(brokers, "smsgw-" + spec.name);
     topics::OutboxRelay relay(db, producer);
@@ -69,9 +69,9 @@ int runWorker(const WorkerSpec& spec,
     relay.start();
     {
       PeriodicRunner periodic(spec, context);
-      spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consumers);
+      spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consume_loops);
       topics::runConsumeLoops(
-          config, spec.consumers, producer, [&] { return make_handler(context); }, stop);
+          config, spec.consume_loops, producer, [&] { return make_handler(context); }, stop);
     }
     relay.stop();
     spdlog::info("worker {} stopped cleanly", spec.name);

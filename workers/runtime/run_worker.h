@@ -34,7 +34,7 @@ struct WorkerSpec {
   std::chrono::milliseconds periodic_interval{60000};
   // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
   // up only its own partition. More loops than partitions would sit idle.
-  int consumers = 1;
+  int consume_loops = 1;
 };
 
 // `make_handler` is called once per consume loop; each handler is used by one thread only.

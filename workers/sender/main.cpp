@@ -18,7 +18,7 @@ int main() {
   spec.periodic_interval = std::chrono::milliseconds(env::getInt("SENDER_SWEEP_INTERVAL_MS", 250));
   // A hand-off waits on the carrier's answer; one loop per partition lets the sending numbers of
   // other partitions go on meanwhile, each number's messages still in order.
-  spec.consumers = env::getInt("SENDER_CONSUME_LOOPS", topics::kSmsOutbound.partitions);
+  spec.consume_loops = env::getInt("SENDER_CONSUME_LOOPS", topics::kSmsOutbound.partitions);
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     return topics::RecordHandler(workers::SenderHandler(context, carrier, policy));
   });
