@@ -1,6 +1,7 @@
 #pragma once
 // The checks of POST /v1/messages, in the order the send refuses (nothing is charged or
-// stored on any refusal), and the per-number pacing slot of an accepted LIVE send.
+// stored on any refusal). Those that need the database decide from the one read of
+// send_standing.h.
 
 #include <soci/session.h>
 
@@ -8,14 +9,24 @@
 
 #include "api/app.h"
 #include "api/http/api_types.h"
+#include "api/routes/send_standing.h"
 #include "domain/phone.h"
 #include "domain/sms_segments.h"
 
 namespace smsgw::api {
 
-// RESERVED_DESTINATION, NOT_A_MOBILE_NUMBER (the carrier's lookup, cached; TEST mode uses the
-// magic landline instead) and UNDELIVERABLE_NUMBER.
-void checkDestination(App& app, const Caller& caller, const E164& to);
+// Needs no database: RESERVED_DESTINATION, and in TEST mode the magic landline
+// (NOT_A_MOBILE_NUMBER).
+void checkDestinationNumber(const Caller& caller, const E164& to);
+
+// The carrier's number lookup for a LIVE destination the cache does not know, cached (in its
+// own statement: the answer is kept whatever the send decides). "unknown" when the carrier
+// cannot answer; that is not cached and lets the send through (the carrier refuses a landline).
+std::string lookUpLineType(App& app, const E164& to);
+
+// LIVE: NOT_A_MOBILE_NUMBER for a landline or VoIP line type, then UNDELIVERABLE_NUMBER.
+void checkLiveDestination(const std::string& line_type, const KnownDestination& known,
+                          const E164& to);
 
 // MESSAGE_TOO_LONG and LINK_SHORTENER_BLOCKED; returns the parts.
 SegmentCount checkBody(const std::string& body);
@@ -24,11 +35,9 @@ SegmentCount checkBody(const std::string& body);
 // in either mode: a confirmed double opt-in from that number), the key's fences,
 // ACCOUNT_NOT_VERIFIED, SENDING_PAUSED, and skip_consent_check with a LIVE key.
 void checkSender(soci::session& sql, const Caller& caller, const E164& from, const E164& to,
-                 bool skip_consent_check);
+                 bool skip_consent_check, const LiveSenderStanding& live);
 
 // RECIPIENT_RATE_LIMITED (with Retry-After), DAILY_LIMIT_REACHED and FANOUT_LIMIT_REACHED.
-// Returns the outbound part price, read in the same round trip as the counts.
-int checkSendLimits(soci::session& sql, const Caller& caller, const SendPolicy& policy,
-                    const E164& to, const std::string& body_sha256);
+void checkSendLimits(const SendCounts& counts, const SendPolicy& policy);
 
 }  // namespace smsgw::api

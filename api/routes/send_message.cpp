@@ -1,13 +1,15 @@
-// POST /v1/messages. One transaction: the checks in the order the send refuses, the charge
-// (parts × the outbound price, LIVE only), the pacing slot, the message, its event and its
-// sms.outbound record. Idempotency-Key: the same key returns the same message; a message that
-// failed before reaching the carrier is queued again (a new attempt, charged again) under the
-// same id, as the spec's message table says.
+// POST /v1/messages. One transaction: one read of everything the checks need (send_standing),
+// the checks in the order the send refuses, then the charge (parts × the outbound price, LIVE
+// only), the pacing slot, the message, its event and its sms.outbound record in one call.
+// Idempotency-Key: the same key returns the same message; a message that failed before
+// reaching the carrier is queued again (a new attempt, charged again) under the same id, as the
+// spec's message table says.
 #include <soci/soci.h>
 
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/send_checks.h"
+#include "api/routes/send_standing.h"
 #include "api/routes/validate.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
@@ -157,20 +159,17 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
   return nlohmann::json::parse(rendered);
 }
 
-}  // namespace
-
-ApiResponse sendMessage(App& app, ApiRequest& req) {
-  const Caller& caller = req.who();
-  SendRequest send = validateSend(req);
-  std::string idempotency_key = req.header("idempotency-key").value_or("");
-  if (idempotency_key.size() > 255)
-    throw validationError("Idempotency-Key", "must be at most 255 characters");
-  std::string fingerprint =
-      crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
+// One attempt at the send transaction. Returns no response when the destination's line type
+// is neither cached nor `looked_up`: the caller asks the carrier outside the transaction (no
+// pooled connection waits on the carrier, and the answer is cached whatever the send decides)
+// and tries again.
+std::optional<ApiResponse> sendInTransaction(App& app, const Caller& caller,
+                                             const SendRequest& send,
+                                             const std::string& idempotency_key,
+                                             const std::string& fingerprint,
+                                             const std::optional<std::string>& looked_up) {
   std::string mode(toString(caller.mode));
   const SendPolicy& policy = app.config.send_policy;
-
-  checkDestination(app, caller, send.to);
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   std::optional<EarlierSend> earlier;
@@ -179,16 +178,25 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
     if (earlier && !earlier->queue_again) return sentMessage(*sql, earlier->message_id, {});
   }
   Accepted message;
+  message.body_sha256 = crypto::sha256Hex(send.body);
+  TimePoint now = app.clock.now();
+  SendStanding standing =
+      readSendStanding(*sql, caller, policy, send.from, send.to, message.body_sha256, now);
+  if (caller.live()) {  // TEST sends never touch live lookups or live failures
+    const auto& cached = standing.destination.cached_line_type;
+    if (!cached && !looked_up) return std::nullopt;
+    checkLiveDestination(cached ? *cached : *looked_up, standing.destination, send.to);
+  }
   message.parts = checkBody(send.body).parts;
-  checkSender(*sql, caller, send.from, send.to, send.skip_consent_check);
+  checkSender(*sql, caller, send.from, send.to, send.skip_consent_check, standing.sender);
   if (!send.skip_consent_check) {  // the one CASL decision: 451 when it refuses
-    auto decision = compliance::checkConsent(*sql, caller.account_id, mode, send.to.str(),
-                                             send.from.str(), app.clock.now());
+    auto decision = compliance::decideConsent(*sql, caller.account_id, mode, send.to.str(),
+                                              standing.consent, now);
     if (!decision.allowed) throw ApiError(decision.refusal(), {{"reason", decision.reason}});
     message.consent_type = decision.consent_type;
   }
-  message.body_sha256 = crypto::sha256Hex(send.body);
-  message.part_price_cents = checkSendLimits(*sql, caller, policy, send.to, message.body_sha256);
+  checkSendLimits(standing.counts, policy);
+  message.part_price_cents = standing.counts.part_price_cents;
   message.cost_cents = static_cast<long long>(message.part_price_cents) * message.parts;
   message.id = earlier ? earlier->message_id : newId("msg");
   message.attempt = earlier ? earlier->attempt + 1 : 1;
@@ -210,6 +218,25 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   tx.commit();
   app.relay.notify();
   return response;
+}
+
+}  // namespace
+
+ApiResponse sendMessage(App& app, ApiRequest& req) {
+  const Caller& caller = req.who();
+  SendRequest send = validateSend(req);
+  std::string idempotency_key = req.header("idempotency-key").value_or("");
+  if (idempotency_key.size() > 255)
+    throw validationError("Idempotency-Key", "must be at most 255 characters");
+  std::string fingerprint =
+      crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
+  checkDestinationNumber(caller, send.to);
+  std::optional<std::string> looked_up;
+  for (;;) {
+    auto response = sendInTransaction(app, caller, send, idempotency_key, fingerprint, looked_up);
+    if (response) return std::move(*response);
+    looked_up = lookUpLineType(app, send.to);  // the second attempt has it, cached or not
+  }
 }
 
 }  // namespace smsgw::api

@@ -96,12 +96,14 @@ stop_postgres() {
 
 is_running() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
 
-# start NAME COMMAND...: runs detached with its log and pid file, unless already running.
+# start NAME COMMAND...: runs detached with its log and pid file, unless already running. Its
+# PostgreSQL connections carry its name (libpq's PGAPPNAME), so pg_stat_activity tells whose
+# each is: for instance which process leads the outbox relay (ops/bench/send-bench asks).
 start() {
   local name="$1"; shift
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   if is_running "$name"; then log "$name already running (pid $(cat "$RUN_DIR/$name.pid"))"; return 0; fi
-  setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
+  PGAPPNAME="smsgw-$name" setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
   echo $! > "$RUN_DIR/$name.pid"
 }
 

@@ -172,9 +172,11 @@ TEST_F(LiveMessaging, ACarrierRefusalFailsAndRefunds) {
 TEST_F(LiveMessaging, ThreeCarrierFailuresInARowMakeANumberUndeliverable) {
   fault(
       {{"kind", "receipt"}, {"to", subscriber}, {"status", "delivery_failed"}, {"code", "30003"}});
+  std::string first_id;
   for (int i = 0; i < 3; ++i) {
-    Reply sent = send(subscriber, "Attempt " + std::to_string(i));
+    Reply sent = send(subscriber, "Attempt " + std::to_string(i), i == 0 ? "attempt-0" : "");
     ASSERT_EQ(sent.status, 201) << sent.raw_body;
+    if (i == 0) first_id = sent.body["id"];
     ASSERT_TRUE(reaches(sent.body["id"], "UNDELIVERED"));
     nlohmann::json undelivered = message(sent.body["id"]);
     EXPECT_EQ(undelivered["error_code"], "30003");
@@ -184,6 +186,9 @@ TEST_F(LiveMessaging, ThreeCarrierFailuresInARowMakeANumberUndeliverable) {
   Reply refused = send(subscriber, "Once more");
   EXPECT_EQ(refused.status, 422);
   EXPECT_EQ(refused.body["code"], "UNDELIVERABLE_NUMBER");
+  Reply replayed = send(subscriber, "Attempt 0", "attempt-0");
+  EXPECT_EQ(replayed.status, 201) << "a replay answers as the first request did";
+  EXPECT_EQ(replayed.body["id"], first_id);
   EXPECT_EQ(balanceOf(api, account), before);
   expectBalanced();
 }

@@ -10,33 +10,24 @@ ErrorCode ConsentDecision::refusal() const {
   return ErrorCode::NO_CONSENT;
 }
 
-ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
-                             const std::string& mode, const std::string& phone_number,
-                             const std::optional<std::string>& from_number, TimePoint now) {
+ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
+                              const std::string& mode, const std::string& phone_number,
+                              const ConsentStanding& standing, TimePoint now) {
   ConsentDecision decision;
-  std::string from = from_number.value_or("");
   std::string now_text = formatIso(now);
-  // One read on the path every send takes: the opt-out, the best consent still in force, and
-  // whether an implied consent has lapsed without being marked so yet.
-  int opted_out = 0, lapsed = 0;
-  std::string consent_type;
-  soci::indicator consent_ind = soci::i_null;
-  sql << "SELECT * FROM consent_standing(:a, :m, :p, :f, :now::timestamptz)", soci::use(account_id),
-      soci::use(mode), soci::use(phone_number), soci::use(from), soci::use(now_text),
-      soci::into(opted_out), soci::into(consent_type, consent_ind), soci::into(lapsed);
-  if (lapsed) {
+  if (standing.lapsed) {
     sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
            "AND phone_number = :p AND status = 'ACTIVE' AND consent_type = 'IMPLIED' "
            "AND expires_at <= :now::timestamptz",
         soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(now_text);
   }
-  if (opted_out) {
+  if (standing.opted_out) {
     decision.reason = "OPT_OUT";
     return decision;
   }
-  if (consent_ind == soci::i_ok) {
+  if (standing.consent_type) {
     decision.allowed = true;
-    decision.consent_type = consent_type;
+    decision.consent_type = *standing.consent_type;
     return decision;
   }
 
@@ -48,6 +39,24 @@ ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
       soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::into(latest_status);
   decision.reason = sql.got_data() && latest_status == "EXPIRED" ? "CONSENT_EXPIRED" : "NO_CONSENT";
   return decision;
+}
+
+ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
+                             const std::string& mode, const std::string& phone_number,
+                             const std::optional<std::string>& from_number, TimePoint now) {
+  std::string from = from_number.value_or("");
+  std::string now_text = formatIso(now);
+  int opted_out = 0, lapsed = 0;
+  std::string consent_type;
+  soci::indicator consent_ind = soci::i_null;
+  sql << "SELECT * FROM consent_standing(:a, :m, :p, :f, :now::timestamptz)", soci::use(account_id),
+      soci::use(mode), soci::use(phone_number), soci::use(from), soci::use(now_text),
+      soci::into(opted_out), soci::into(consent_type, consent_ind), soci::into(lapsed);
+  ConsentStanding standing;
+  standing.opted_out = opted_out != 0;
+  standing.lapsed = lapsed != 0;
+  if (consent_ind == soci::i_ok) standing.consent_type = consent_type;
+  return decideConsent(sql, account_id, mode, phone_number, standing, now);
 }
 
 }  // namespace smsgw::compliance

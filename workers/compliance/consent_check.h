@@ -24,8 +24,22 @@ struct ConsentDecision {
   ErrorCode refusal() const;
 };
 
-// `from_number`: the sending number, whose opt-outs refuse. Without it (the check route), an
-// opt-out from any of the account's numbers refuses.
+// What the database holds for one subscriber: the consent check's one read (the SQL function
+// consent_standing; a send reads the same columns within send_standing).
+struct ConsentStanding {
+  bool opted_out = false;                   // an opt-out in force
+  std::optional<std::string> consent_type;  // the best consent in force
+  bool lapsed = false;  // an implied consent past its expiry, not yet marked EXPIRED
+};
+
+// Decides from a standing already read: marks a lapsed implied consent EXPIRED and, on a
+// refusal, reads whether the latest consent expired (CONSENT_EXPIRED) or never was (NO_CONSENT).
+ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
+                              const std::string& mode, const std::string& phone_number,
+                              const ConsentStanding& standing, TimePoint now);
+
+// Reads the standing, then decides. `from_number`: the sending number, whose opt-outs refuse.
+// Without it (the check route), an opt-out from any of the account's numbers refuses.
 ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,
                              const std::string& mode, const std::string& phone_number,
                              const std::optional<std::string>& from_number, TimePoint now);
