@@ -16,6 +16,7 @@ SendPolicy SendPolicy::fromEnvironment() {
   p.stale_handoff_seconds = env::getInt("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds);
   p.lookup_cache_days = env::getInt("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days);
   p.message_retention_days = env::getInt("MESSAGE_RETENTION_DAYS", p.message_retention_days);
+  p.outbox_retention_hours = env::getInt("OUTBOX_RETENTION_HOURS", p.outbox_retention_hours);
   p.failure_pause_pct = env::getInt("FAILURE_PAUSE_PCT", p.failure_pause_pct);
   p.opt_out_pause_pct = env::getInt("OPT_OUT_PAUSE_PCT", p.opt_out_pause_pct);
   p.pause_hours = env::getInt("SENDING_PAUSE_HOURS", p.pause_hours);

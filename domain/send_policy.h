@@ -25,6 +25,9 @@ struct SendPolicy {
   int undeliverable_days = 90;
   // Message bodies are purged (body null, body_purged true) after this many days.
   int message_retention_days = 90;
+  // Published outbox rows are deleted after this many hours: Kafka holds the records, and the
+  // table would otherwise grow with every event (and slow the relay's reads of what is left).
+  int outbox_retention_hours = 24;
   // Automatic protection over the last `protection_sample` LIVE messages settled at the carrier.
   int protection_sample = 50;
   int delivery_warning_pct = 10;      // spec: over 10% failed raises account.delivery_warning

@@ -289,6 +289,22 @@ TEST_F(LiveSendingTest, BodiesArePurgedAfterTheRetentionPeriod) {
   EXPECT_EQ(workers::purgeExpiredBodies(*sql, {}, 1000), 0);
 }
 
+TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpublishedNever) {
+  scratch_.exec("DELETE FROM outbox");
+  scratch_.exec(
+      "INSERT INTO outbox (topic, record_key, payload, created_at, published_at) VALUES "
+      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
+      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
+      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
+      "('events', 'stuck', '{}', now() - interval '3 days', NULL), "
+      "('events', 'recent', '{}', now() - interval '3 days', now() - interval '23 hours')");
+  db::Session sql(database_);
+  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 2) << "at most a batch";
+  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 1);
+  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 0);
+  EXPECT_EQ(text("SELECT string_agg(record_key, ',' ORDER BY id) FROM outbox"), "stuck,recent");
+}
+
 TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {
   history(50, 30);
   reviewHealth();

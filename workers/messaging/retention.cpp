@@ -28,4 +28,15 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
   return purged;
 }
 
+int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch) {
+  int deleted = 0;
+  // Oldest first along the primary key: what is left at the front is the youngest row still
+  // kept, so each batch reads little more than it deletes.
+  sql << "WITH old AS (SELECT id FROM outbox WHERE published_at < now() - make_interval(hours => "
+         ":h) ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED), done AS (DELETE FROM outbox o USING "
+         "old WHERE o.id = old.id RETURNING 1) SELECT count(*) FROM done",
+      soci::use(policy.outbox_retention_hours), soci::use(batch), soci::into(deleted);
+  return deleted;
+}
+
 }  // namespace smsgw::workers

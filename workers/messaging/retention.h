@@ -1,7 +1,7 @@
 #pragma once
 // Message retention: bodies older than the retention period are purged (body null,
 // body_purged true), with the held early receipts nobody claimed, expired lookups, and old
-// webhook dead letters and delivery attempts.
+// webhook dead letters and delivery attempts; and published outbox rows.
 
 #include <soci/session.h>
 
@@ -11,5 +11,9 @@ namespace smsgw::workers {
 
 // Purges at most `batch` bodies; returns how many. Safe to run from any number of processes.
 int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch);
+
+// Deletes at most `batch` outbox rows published more than outbox_retention_hours ago; returns
+// how many. Rows not yet published are never touched. Safe to run from any number of processes.
+int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch);
 
 }  // namespace smsgw::workers

@@ -1,5 +1,6 @@
 // smsgw-receipt: consumes carrier.receipts and settles messages; a periodic pass raises spend
-// warnings and purges message bodies past the retention period.
+// warnings, purges message bodies past the retention period and deletes published outbox rows
+// past theirs.
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
@@ -27,6 +28,9 @@ int main() {
     int purged = 0;
     while (int batch = workers::purgeExpiredBodies(*sql, policy, 1000)) purged += batch;
     if (purged) spdlog::info("retention: purged {} message bodies", purged);
+    int deleted = 0;
+    while (int batch = workers::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
+    if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
   };
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     return topics::RecordHandler(workers::ReceiptHandler(context, policy));
