@@ -231,12 +231,13 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   std::string fingerprint =
       crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
   checkDestinationNumber(caller, send.to);
-  std::optional<std::string> looked_up;
-  for (;;) {
-    auto response = sendInTransaction(app, caller, send, idempotency_key, fingerprint, looked_up);
-    if (response) return std::move(*response);
-    looked_up = lookUpLineType(app, send.to);  // the second attempt has it, cached or not
-  }
+  auto response = sendInTransaction(app, caller, send, idempotency_key, fingerprint, {});
+  if (response) return std::move(*response);
+  // The destination's line type is not cached: asked now, outside any transaction, and given
+  // to the second attempt, which therefore always answers.
+  response = sendInTransaction(app, caller, send, idempotency_key, fingerprint,
+                               lookUpLineType(app, send.to));
+  return std::move(*response);
 }
 
 }  // namespace smsgw::api
