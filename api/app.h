@@ -21,6 +21,8 @@ struct ApiConfig {
   int db_pool_size = 8;
   size_t max_body_bytes = 1024 * 1024;  // larger bodies answer 413 FST_ERR_CTP_BODY_TOO_LARGE
   int requests_per_second = 100;
+  std::chrono::seconds key_cache_ttl{60};  // callers of recent keys, for routes that confirm them
+  size_t key_cache_capacity = 100000;
   bool allow_private_webhook_targets = false;        // local stacks only (DESIGN.md "Local stack")
   std::chrono::milliseconds webhook_timeout{10000};  // a replay waits this long for the endpoint
   std::string platform_sender = "+15873190000";      // platform texts (owner verification codes)

@@ -22,6 +22,7 @@ api::ApiConfig loadConfig() {
   config.threads = env::getInt("API_THREADS", config.threads);
   config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.db_pool_size);
   config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
+  config.key_cache_ttl = std::chrono::seconds(env::getInt("API_KEY_CACHE_SECONDS", 60));
   config.max_body_bytes = static_cast<size_t>(
       env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
   config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);

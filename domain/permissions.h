@@ -23,6 +23,7 @@ class Permissions {
   // True when every letter granted here is also granted by `other`.
   bool isSubsetOf(const Permissions& other) const;
   nlohmann::json toJson() const;
+  bool operator==(const Permissions&) const = default;
 
  private:
   std::map<std::string, std::string, std::less<>> letters_;

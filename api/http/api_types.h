@@ -26,6 +26,7 @@ struct Caller {
   bool allow_list_required = false;
 
   bool live() const { return mode == KeyMode::Live; }
+  bool operator==(const Caller&) const = default;
 };
 
 struct ApiRequest {
@@ -37,6 +38,9 @@ struct ApiRequest {
   nlohmann::json body;                         // null when the request had none
   std::string raw_body;
   std::optional<Caller> caller;
+  // Set when `caller` came from the edge's cache (caller_cache.h): the hash of the presented
+  // key, until the route confirms the caller in its own transaction (confirmCaller).
+  std::optional<std::string> unconfirmed_key_hash;
   Language language = Language::English;
   std::string client_ip;
 

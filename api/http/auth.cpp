@@ -6,33 +6,75 @@
 #include "domain/errors.h"
 
 namespace smsgw::api {
+namespace {
+
+// api_key_caller's row (migration 0006), read as JSON by every path so both parse it alike.
+struct KeyRow {
+  Caller caller;
+  bool revoked = false;
+  bool stale = false;  // last_used_at is due to be written
+};
+
+KeyRow parseKeyRow(const std::string& json_text) {
+  auto row = nlohmann::json::parse(json_text);
+  KeyRow key;
+  key.caller.key_id = row.at("key_id");
+  key.caller.account_id = row.at("account_id");
+  key.caller.mode = *keyModeFromString(row.at("mode").get<std::string>());
+  key.caller.permissions =
+      Permissions::fromJson(nlohmann::json::parse(row.at("permissions").get<std::string>()));
+  key.caller.account_status = row.at("account_status");
+  key.caller.fenced = row.at("fenced") != 0;
+  key.caller.allow_list_required = row.at("allow_list_required") != 0;
+  key.revoked = row.at("revoked") != 0;
+  key.stale = row.at("stale") != 0;
+  return key;
+}
+
+// Written at most once a minute per key, so most requests issue no write at all. SKIP LOCKED:
+// a send confirming its caller never waits on another request writing the same stamp.
+void touchKey(soci::session& sql, const std::string& key_id) {
+  sql << "UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM api_keys "
+         "WHERE id = :id AND (last_used_at IS NULL OR last_used_at < now() - interval '60 "
+         "seconds') FOR UPDATE SKIP LOCKED)",
+      soci::use(key_id);
+}
+
+std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key_hash) {
+  std::string row;
+  soci::indicator row_ind = soci::i_null;
+  sql << "SELECT " << kKeyRowColumn << " FROM api_key_caller(:key_hash) k", soci::use(key_hash),
+      soci::into(row, row_ind);
+  if (!sql.got_data() || row_ind != soci::i_ok) return std::nullopt;
+  return row;
+}
+
+}  // namespace
 
 Caller authenticate(db::Database& db, const std::string& presented_key) {
   // Malformed keys are refused without touching the database.
   if (!parseApiKey(presented_key)) throw ApiError(ErrorCode::UNAUTHORIZED);
-  std::string hash = hashApiKey(presented_key);
-
   db::Session sql(db);
-  Caller caller;
-  std::string mode, permissions;
-  int revoked = 0, fenced = 0, allow_list_required = 0, stale = 0;
-  *sql << "SELECT * FROM api_key_caller(:hash)", soci::use(hash), soci::into(caller.key_id),
-      soci::into(caller.account_id), soci::into(mode), soci::into(permissions), soci::into(revoked),
-      soci::into(caller.account_status), soci::into(fenced), soci::into(allow_list_required),
-      soci::into(stale);
-  if (!sql->got_data()) throw ApiError(ErrorCode::UNAUTHORIZED);
-  if (revoked) throw ApiError(ErrorCode::API_KEY_REVOKED);
-  caller.mode = *keyModeFromString(mode);
-  caller.permissions = Permissions::fromJson(nlohmann::json::parse(permissions));
-  caller.fenced = fenced != 0;
-  caller.allow_list_required = allow_list_required != 0;
-  // Written at most once a minute per key, so most requests issue no write at all.
-  if (stale) {
-    *sql << "UPDATE api_keys SET last_used_at = now() WHERE id = :id "
-            "AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')",
-        soci::use(caller.key_id);
-  }
-  return caller;
+  auto row = readKeyRow(*sql, hashApiKey(presented_key));
+  if (!row) throw ApiError(ErrorCode::UNAUTHORIZED);
+  KeyRow key = parseKeyRow(*row);
+  if (key.revoked) throw ApiError(ErrorCode::API_KEY_REVOKED);
+  if (key.stale) touchKey(*sql, key.caller.key_id);
+  return key.caller;
+}
+
+void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row) {
+  if (!req.unconfirmed_key_hash) return;
+  if (!key_row) throw CallerChanged();
+  KeyRow key = parseKeyRow(*key_row);
+  if (key.revoked || key.caller != *req.caller) throw CallerChanged();
+  req.unconfirmed_key_hash.reset();
+  if (key.stale) touchKey(sql, key.caller.key_id);
+}
+
+void confirmCaller(soci::session& sql, ApiRequest& req) {
+  if (!req.unconfirmed_key_hash) return;
+  confirmCaller(sql, req, readKeyRow(sql, *req.unconfirmed_key_hash));
 }
 
 }  // namespace smsgw::api

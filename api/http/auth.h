@@ -1,6 +1,11 @@
 #pragma once
-// Resolves an API key to its Caller. Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
+// Resolves an API key to its Caller, and confirms a cached Caller inside a route's own
+// transaction (see caller_cache.h).
 
+#include <soci/session.h>
+
+#include <exception>
+#include <optional>
 #include <string>
 
 #include "api/http/api_types.h"
@@ -8,6 +13,26 @@
 
 namespace smsgw::api {
 
+// Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
 Caller authenticate(db::Database& db, const std::string& presented_key);
+
+// The key row a route reads beside its own columns to confirm its caller: one text column,
+// null when the key does not exist. `hash` is bound as :key_hash.
+inline constexpr const char* kKeyRowColumn = "row_to_json(k)::text";
+inline constexpr const char* kKeyRowJoin = "LEFT JOIN api_key_caller(:key_hash) k ON true";
+
+// Thrown by confirmCaller when the key's row no longer gives the cached caller: the key was
+// revoked or removed, or the account's status, the key's permissions or its fences changed.
+// The HTTP edge then looks the key up afresh and answers as that lookup says.
+class CallerChanged : public std::exception {
+ public:
+  const char* what() const noexcept override { return "the cached caller changed"; }
+};
+
+// Confirms req's cached caller from its key row (kKeyRowColumn). Does nothing when the caller
+// was looked up for this request. Runs in the route's transaction.
+void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row);
+// The same for a path that reads nothing else: one round trip of its own.
+void confirmCaller(soci::session& sql, ApiRequest& req);
 
 }  // namespace smsgw::api

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "api/http/auth.h"
+#include "api/http/caller_cache.h"
 #include "api/http/error_body.h"
 #include "api/http/rate_limiter.h"
 #include "domain/api_key.h"
@@ -24,11 +25,13 @@ struct ApiServer::Dispatch {
   App& app;
   Router router;
   RateLimiter limiter;
+  CallerCache callers;
 
   Dispatch(App& a, Router r)
       : app(a),
         router(std::move(r)),
-        limiter(a.config.requests_per_second, std::chrono::seconds(1), a.clock) {}
+        limiter(a.config.requests_per_second, std::chrono::seconds(1), a.clock),
+        callers(a.db, a.config.key_cache_ttl, a.config.key_cache_capacity) {}
 };
 
 namespace {
@@ -190,18 +193,38 @@ class Handler final : public Http::Handler {
     if (!match.route)
       throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
     req.params = std::move(match.params);
-    const RouteOptions& options = match.route->options;
-    if (options.authenticated) {
-      auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
-      if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
-      req.caller = authenticate(dispatch_->app.db, *key);
-      rate = dispatch_->limiter.hit(req.caller->account_id);
-      if (!rate->allowed)
-        throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
+    const Route& route = *match.route;
+    if (!route.options.authenticated) {
+      readBody(req, request, dispatch_->app.config.max_body_bytes, route.options.accepts_csv);
+      return route.handler(req);
     }
-    readBody(req, request, dispatch_->app.config.max_body_bytes, options.accepts_csv);
-    if (req.caller) checkAccountState(*req.caller, options);
-    return match.route->handler(req);
+    auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
+    if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
+    dispatch_->callers.identify(req, *key, route.options.confirms_caller);
+    try {
+      return serveCaller(req, request, rate, route);
+    } catch (const CallerChanged&) {
+      dispatch_->callers.lookUp(req, *key);
+    } catch (...) {
+      // A guessed caller was answered before its route confirmed it. The answer stands only if
+      // a lookup now finds the same caller; a revoked key answers 401 here instead.
+      if (!req.unconfirmed_key_hash) throw;
+      Caller guessed = *req.caller;
+      dispatch_->callers.lookUp(req, *key);
+      if (*req.caller == guessed) throw;
+    }
+    // The guess was wrong (and its transaction rolled back): the route runs again as the
+    // caller the lookup found, so every answer is the one an uncached lookup would give.
+    return serveCaller(req, request, rate, route);
+  }
+
+  ApiResponse serveCaller(ApiRequest& req, const Http::Request& request,
+                          std::optional<RateDecision>& rate, const Route& route) {
+    if (!rate) rate = dispatch_->limiter.hit(req.caller->account_id);  // once per request
+    if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
+    readBody(req, request, dispatch_->app.config.max_body_bytes, route.options.accepts_csv);
+    checkAccountState(*req.caller, route.options);
+    return route.handler(req);
   }
 
   size_t write(const Http::Request& request, Http::ResponseWriter& writer,

@@ -71,8 +71,9 @@ ApiResponse listMessages(App& app, ApiRequest& req) {
 ApiResponse sendMessage(App& app, ApiRequest& req);  // send_message.cpp
 
 void addMessageRoutes(Router& router, App& app) {
-  router.add("POST", "/v1/messages", needs("messages:w"),
-             [&app](ApiRequest& r) { return sendMessage(app, r); });
+  RouteOptions send = needs("messages:w");
+  send.confirms_caller = true;  // in send_standing's read, or alone on an Idempotency-Key replay
+  router.add("POST", "/v1/messages", send, [&app](ApiRequest& r) { return sendMessage(app, r); });
   router.add("GET", "/v1/messages", needs("messages:r"),
              [&app](ApiRequest& r) { return listMessages(app, r); });
   router.add("GET", "/v1/messages/{id}", needs("messages:r"),

@@ -3,9 +3,11 @@
 // only), the pacing slot, the message, its event and its sms.outbound record in one call.
 // Idempotency-Key: the same key returns the same message; a message that failed before
 // reaching the carrier is queued again (a new attempt, charged again) under the same id, as the
-// spec's message table says.
+// spec's message table says. A caller the edge took from its cache is confirmed by the same
+// read (or alone, on a replay), before anything is decided from it.
 #include <soci/soci.h>
 
+#include "api/http/auth.h"
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/send_checks.h"
@@ -163,11 +165,11 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
 // is neither cached nor `looked_up`: the caller asks the carrier outside the transaction (no
 // pooled connection waits on the carrier, and the answer is cached whatever the send decides)
 // and tries again.
-std::optional<ApiResponse> sendInTransaction(App& app, const Caller& caller,
-                                             const SendRequest& send,
+std::optional<ApiResponse> sendInTransaction(App& app, ApiRequest& req, const SendRequest& send,
                                              const std::string& idempotency_key,
                                              const std::string& fingerprint,
                                              const std::optional<std::string>& looked_up) {
+  const Caller& caller = req.who();
   std::string mode(toString(caller.mode));
   const SendPolicy& policy = app.config.send_policy;
   db::Session sql(app.db);
@@ -175,13 +177,17 @@ std::optional<ApiResponse> sendInTransaction(App& app, const Caller& caller,
   std::optional<EarlierSend> earlier;
   if (!idempotency_key.empty()) {
     earlier = earlierSend(*sql, caller, idempotency_key, fingerprint);
-    if (earlier && !earlier->queue_again) return sentMessage(*sql, earlier->message_id, {});
+    if (earlier && !earlier->queue_again) {
+      confirmCaller(*sql, req);  // a replay reads nothing else
+      return sentMessage(*sql, earlier->message_id, {});
+    }
   }
   Accepted message;
   message.body_sha256 = crypto::sha256Hex(send.body);
   TimePoint now = app.clock.now();
-  SendStanding standing =
-      readSendStanding(*sql, caller, policy, send.from, send.to, message.body_sha256, now);
+  SendStanding standing = readSendStanding(*sql, caller, policy, send.from, send.to,
+                                           message.body_sha256, now, req.unconfirmed_key_hash);
+  confirmCaller(*sql, req, standing.key_row);  // before anything is decided from the caller
   if (caller.live()) {  // TEST sends never touch live lookups or live failures
     const auto& cached = standing.destination.cached_line_type;
     if (!cached && !looked_up) return std::nullopt;
@@ -231,12 +237,12 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   std::string fingerprint =
       crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
   checkDestinationNumber(caller, send.to);
-  auto response = sendInTransaction(app, caller, send, idempotency_key, fingerprint, {});
+  auto response = sendInTransaction(app, req, send, idempotency_key, fingerprint, {});
   if (response) return std::move(*response);
   // The destination's line type is not cached: asked now, outside any transaction, and given
   // to the second attempt, which therefore always answers.
-  response = sendInTransaction(app, caller, send, idempotency_key, fingerprint,
-                               lookUpLineType(app, send.to));
+  response =
+      sendInTransaction(app, req, send, idempotency_key, fingerprint, lookUpLineType(app, send.to));
   return std::move(*response);
 }
 

@@ -2,6 +2,8 @@
 
 #include <soci/soci.h>
 
+#include "api/http/auth.h"
+
 namespace smsgw::api {
 namespace {
 
@@ -18,18 +20,25 @@ struct NullableColumns {
 
 SendStanding readSendStanding(soci::session& sql, const Caller& caller, const SendPolicy& policy,
                               const E164& from, const E164& to, const std::string& body_sha256,
-                              TimePoint now) {
+                              TimePoint now, const std::optional<std::string>& confirm_key_hash) {
   SendStanding s;
   NullableColumns n;
   SendingNumberColumns number;
   SendCounts& c = s.counts;
   std::string mode(toString(caller.mode));
   std::string now_text = formatIso(now);
-  sql << "SELECT * FROM send_standing(:a, :m, :f, :t, :now::timestamptz, :h, :cache_days, "
-         ":failures, :failure_days)",
+  // Without a key to confirm, the hash is null and api_key_caller finds no row.
+  std::string key_hash = confirm_key_hash.value_or(""), key_row;
+  soci::indicator key_hash_ind = confirm_key_hash ? soci::i_ok : soci::i_null,
+                  key_row_ind = soci::i_null;
+  sql << "SELECT " << kKeyRowColumn
+      << ", s.* FROM send_standing(:a, :m, :f, :t, :now::timestamptz, :h, :cache_days, "
+         ":failures, :failure_days) s "
+      << kKeyRowJoin,
       soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
       soci::use(now_text), soci::use(body_sha256), soci::use(policy.lookup_cache_days),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
+      soci::use(key_hash, key_hash_ind), soci::into(key_row, key_row_ind),
       soci::into(n.line_type, n.line_type_ind), soci::into(n.undeliverable, n.undeliverable_ind),
       soci::into(n.verified, n.verified_ind), soci::into(n.paused_until, n.paused_ind),
       soci::into(n.pause_reason, n.reason_ind), soci::into(number.status, number.status_ind),
@@ -54,6 +63,7 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
   s.consent.lapsed = n.lapsed != 0;
   if (n.consent_ind == soci::i_ok) s.consent.consent_type = n.consent_type;
   if (n.own_limit_ind == soci::i_ok) c.own_daily_limit = n.own_daily_limit;
+  if (key_row_ind == soci::i_ok) s.key_row = key_row;
   return s;
 }
 

@@ -47,10 +47,13 @@ struct SendStanding {
   LiveSenderStanding sender;     // LIVE only
   compliance::ConsentStanding consent;
   SendCounts counts;
+  std::optional<std::string> key_row;  // for confirmCaller (auth.h), when asked for
 };
 
+// With `confirm_key_hash`, the same round trip also reads that key's row (key_row), so a
+// cached caller is confirmed at no extra cost.
 SendStanding readSendStanding(soci::session& sql, const Caller& caller, const SendPolicy& policy,
                               const E164& from, const E164& to, const std::string& body_sha256,
-                              TimePoint now);
+                              TimePoint now, const std::optional<std::string>& confirm_key_hash);
 
 }  // namespace smsgw::api

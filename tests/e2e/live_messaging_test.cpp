@@ -23,14 +23,7 @@ class LiveMessaging : public ::testing::Test {
   }
   void TearDown() override { sim.call("DELETE", "/sim/faults"); }
 
-  std::string withConsent(const std::string& phone) {
-    Reply consent = api.call("POST", "/v1/compliance/consents", bearer(account.live_key),
-                             {{"phone_number", phone},
-                              {"consent_type", "express"},
-                              {"source_description", "Signed up at the counter"}});
-    EXPECT_EQ(consent.status, 201) << consent.raw_body;
-    return phone;
-  }
+  std::string withConsent(const std::string& phone) { return withLiveConsent(api, account, phone); }
   Reply send(const std::string& to, const std::string& body, const std::string& key = "") {
     std::vector<std::pair<std::string, std::string>> headers = bearer(account.live_key);
     if (!key.empty()) headers.emplace_back("Idempotency-Key", key);

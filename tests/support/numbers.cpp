@@ -61,6 +61,16 @@ nlohmann::json buyNumber(HttpTestClient& api, const TestAccount& account,
   return bought.body;
 }
 
+std::string withLiveConsent(HttpTestClient& api, const TestAccount& account,
+                            const std::string& phone) {
+  Reply consent = api.call("POST", "/v1/compliance/consents", bearer(account.live_key),
+                           {{"phone_number", phone},
+                            {"consent_type", "express"},
+                            {"source_description", "Signed up at the counter"}});
+  EXPECT_EQ(consent.status, 201) << consent.raw_body;
+  return phone;
+}
+
 long long balanceOf(HttpTestClient& api, const TestAccount& account) {
   Reply doc = api.call("GET", "/v1/accounts/" + account.id, bearer(account.live_key));
   return doc.body["account"]["balance_cents"];

@@ -19,6 +19,9 @@ std::string availableNumber(HttpTestClient& api, const TestAccount& account,
 // Provisions a number from `area_code` and expects 201; returns the PhoneNumber.
 nlohmann::json buyNumber(HttpTestClient& api, const TestAccount& account,
                          const std::string& area_code);
+// Records the subscriber's express consent with the account's LIVE key; returns `phone`.
+std::string withLiveConsent(HttpTestClient& api, const TestAccount& account,
+                            const std::string& phone);
 long long balanceOf(HttpTestClient& api, const TestAccount& account);
 // The sum of every ledger row of the account (all pages).
 long long ledgerSum(HttpTestClient& api, const TestAccount& account);

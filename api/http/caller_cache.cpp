@@ -1,0 +1,65 @@
+#include "api/http/caller_cache.h"
+
+#include "api/http/auth.h"
+#include "domain/api_key.h"
+#include "domain/errors.h"
+
+namespace smsgw::api {
+
+CallerCache::CallerCache(db::Database& db, std::chrono::seconds ttl, size_t capacity)
+    : db_(db), ttl_(ttl), capacity_(capacity) {}
+
+void CallerCache::identify(ApiRequest& req, const std::string& presented_key, bool may_guess) {
+  if (may_guess && parseApiKey(presented_key)) {
+    std::string key_hash = hashApiKey(presented_key);
+    if (auto kept = find(key_hash)) {
+      req.caller = std::move(*kept);
+      req.unconfirmed_key_hash = std::move(key_hash);
+      return;
+    }
+  }
+  lookUp(req, presented_key);
+}
+
+void CallerCache::lookUp(ApiRequest& req, const std::string& presented_key) {
+  req.unconfirmed_key_hash.reset();
+  try {
+    req.caller = authenticate(db_, presented_key);
+  } catch (const ApiError&) {
+    if (parseApiKey(presented_key)) forget(hashApiKey(presented_key));
+    throw;
+  }
+  remember(hashApiKey(presented_key), *req.caller);
+}
+
+std::optional<Caller> CallerCache::find(const std::string& key_hash) {
+  if (ttl_.count() <= 0) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key_hash);
+  if (it == entries_.end()) return std::nullopt;
+  if (std::chrono::steady_clock::now() - it->second.stored_at >= ttl_) {
+    entries_.erase(it);
+    return std::nullopt;
+  }
+  return it->second.caller;
+}
+
+void CallerCache::remember(const std::string& key_hash, const Caller& caller) {
+  if (ttl_.count() <= 0) return;
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex_);
+  if (entries_.size() >= capacity_ && !entries_.contains(key_hash)) {
+    std::erase_if(entries_,
+                  [&](const auto& entry) { return now - entry.second.stored_at >= ttl_; });
+    // Still full of live entries: start again rather than track recency on every hit.
+    if (entries_.size() >= capacity_) entries_.clear();
+  }
+  entries_.insert_or_assign(key_hash, Entry{caller, now});
+}
+
+void CallerCache::forget(const std::string& key_hash) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(key_hash);
+}
+
+}  // namespace smsgw::api
