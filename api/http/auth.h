@@ -13,8 +13,9 @@
 
 namespace smsgw::api {
 
-// Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
-Caller authenticate(db::Database& db, const std::string& presented_key);
+// The caller of the key with this SHA-256 (hashApiKey). Throws ApiError UNAUTHORIZED or
+// API_KEY_REVOKED.
+Caller authenticate(db::Database& db, const std::string& key_hash);
 
 // The key row a route reads beside its own columns to confirm its caller: one text column,
 // null when the key does not exist. `hash` is bound as :key_hash.

@@ -9,27 +9,42 @@ namespace smsgw::api {
 CallerCache::CallerCache(db::Database& db, std::chrono::seconds ttl, size_t capacity)
     : db_(db), ttl_(ttl), capacity_(capacity) {}
 
+namespace {
+
+// The key's SHA-256, hashed once per request. Malformed keys are refused without touching the
+// database.
+std::string keyHashOf(const std::string& presented_key) {
+  if (!parseApiKey(presented_key)) throw ApiError(ErrorCode::UNAUTHORIZED);
+  return hashApiKey(presented_key);
+}
+
+}  // namespace
+
 void CallerCache::identify(ApiRequest& req, const std::string& presented_key, bool may_guess) {
-  if (may_guess && parseApiKey(presented_key)) {
-    std::string key_hash = hashApiKey(presented_key);
+  std::string key_hash = keyHashOf(presented_key);
+  if (may_guess) {
     if (auto kept = find(key_hash)) {
       req.caller = std::move(*kept);
       req.unconfirmed_key_hash = std::move(key_hash);
       return;
     }
   }
-  lookUp(req, presented_key);
+  lookUpHash(req, key_hash);
 }
 
 void CallerCache::lookUp(ApiRequest& req, const std::string& presented_key) {
+  lookUpHash(req, keyHashOf(presented_key));
+}
+
+void CallerCache::lookUpHash(ApiRequest& req, const std::string& key_hash) {
   req.unconfirmed_key_hash.reset();
   try {
-    req.caller = authenticate(db_, presented_key);
+    req.caller = authenticate(db_, key_hash);
   } catch (const ApiError&) {
-    if (parseApiKey(presented_key)) forget(hashApiKey(presented_key));
+    forget(key_hash);
     throw;
   }
-  remember(hashApiKey(presented_key), *req.caller);
+  remember(key_hash, *req.caller);
 }
 
 std::optional<Caller> CallerCache::find(const std::string& key_hash) {

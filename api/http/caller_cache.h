@@ -34,6 +34,7 @@ class CallerCache {
     Caller caller;
     std::chrono::steady_clock::time_point stored_at;
   };
+  void lookUpHash(ApiRequest& req, const std::string& key_hash);
   std::optional<Caller> find(const std::string& key_hash);
   void remember(const std::string& key_hash, const Caller& caller);
   void forget(const std::string& key_hash);
