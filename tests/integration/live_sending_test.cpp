@@ -1,6 +1,9 @@
 // LIVE sending against a real database with a scriptable carrier: pacing left to the queued
 // sweep, hand-offs a crash left behind, the carrier-counted charge, receipts that arrive
 // before the send result or more than once, and automatic account protection.
+#include <atomic>
+#include <thread>
+
 #include "tests/integration/numbers_fixture.h"
 #include "tests/support/recording_mailer.h"
 #include "workers/messaging/charges.h"
@@ -173,6 +176,47 @@ TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
       << "message.sent is published before message.delivered";
   receipts_(receipt("car_early", "delivered"));
   EXPECT_EQ(events("message.delivered"), 1) << "a late duplicate changes nothing";
+}
+
+// The receipt worker and the sender are separate processes: a receipt can arrive while the
+// sender is still recording the carrier's answer, before or after any of its statements. Each
+// message here has its receipt applied on another thread, started as the carrier answers and
+// spread over the next few milliseconds. Every receipt must end applied: none dropped as "late"
+// and none held where no sender will look for it again.
+TEST_F(LiveSendingTest, AReceiptRacingTheSendResultIsNeitherDroppedNorStranded) {
+  constexpr int kMessages = 80;
+  std::vector<std::string> ids;
+  for (int i = 0; i < kMessages; ++i) ids.push_back(queue(1));
+  std::vector<std::thread> receipt_threads;
+  std::atomic<int> receipt_errors{0};
+  int sent = 0;
+  carrier_.on_send = [&](const FakeCarrier::SentText&) {
+    std::string carrier_id = "car_race_" + std::to_string(sent);
+    auto delay = std::chrono::microseconds((sent * 397) % 4000);
+    ++sent;
+    receipt_threads.emplace_back([this, carrier_id, delay, &receipt_errors] {
+      std::this_thread::sleep_for(delay);
+      try {
+        receipts_(receipt(carrier_id, "delivered"));
+      } catch (const std::exception& e) {
+        ++receipt_errors;
+        ADD_FAILURE() << carrier_id << ": " << e.what();
+      }
+    });
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = carrier_id;
+    accepted.parts = 1;
+    return accepted;
+  };
+  for (const auto& id : ids) sender_(outbound(id));
+  for (auto& thread : receipt_threads) thread.join();
+  EXPECT_EQ(receipt_errors.load(), 0);
+  EXPECT_EQ(count("messages WHERE id LIKE 'msg%' AND status = 'SENDING'"), 0)
+      << "a receipt was dropped or stranded";
+  EXPECT_EQ(count("messages WHERE status = 'DELIVERED'"), kMessages);
+  EXPECT_EQ(count("early_receipts"), 0);
+  EXPECT_EQ(events("message.delivered"), kMessages);
 }
 
 TEST_F(LiveSendingTest, ReceiptsCountTowardTheUndeliverableNumberAndDuplicatesDoNot) {

@@ -11,6 +11,10 @@
 namespace smsgw::workers {
 namespace {
 
+// Arbitrary constant naming "receipts by carrier message id" among two-key advisory locks (a key
+// space apart from the one-key locks, such as the outbox relay's).
+constexpr int kCarrierMessageLock = 727274003;
+
 struct Transition {
   const char* next_status;
   const char* event;
@@ -41,10 +45,18 @@ void holdEarly(soci::session& sql, const topics::CarrierReceipt& receipt) {
 
 }  // namespace
 
+void lockCarrierMessage(soci::session& sql, const std::string& carrier_message_id) {
+  sql << "SELECT pg_advisory_xact_lock(:class, hashtext(:cid))", soci::use(kCarrierMessageLock),
+      soci::use(carrier_message_id);
+}
+
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy) {
   auto transition = transitionFor(receipt.status);
   if (!transition) return ReceiptOutcome::Unchanged;
+  // Taken before the first read, so that read's snapshot already holds whatever the sender
+  // committed for this carrier id (see lockCarrierMessage in receipts.h).
+  lockCarrierMessage(sql, receipt.carrier_message_id);
 
   std::string error_code;
   if (!receipt.errors.empty()) error_code = receipt.errors[0].value("code", "");

@@ -17,6 +17,15 @@ enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy);
 
+// Serializes, until the transaction ends, everything recorded under one carrier message id: the
+// sender recording the carrier's acceptance and the receipt worker applying its receipt. The
+// two are separate processes and the receipt can arrive mid-way through the sender's
+// transaction. Unserialized, the receipt worker could miss the sender's uncommitted row, then
+// see it committed and drop the receipt as late, or hold it after the sender had looked for
+// held receipts, leaving the message SENDING for good (tests/integration/live_sending_test.cpp,
+// AReceiptRacingTheSendResult...). Each caller takes it before its first statement on the id.
+void lockCarrierMessage(soci::session& sql, const std::string& carrier_message_id);
+
 // Called by the sender in the transaction that records the carrier's acceptance.
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
                       const SendPolicy& policy);

@@ -58,6 +58,7 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
 void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
               const SendPolicy& policy) {
   int parts = result.parts;
+  lockCarrierMessage(sql, result.carrier_message_id);
   std::string updated;
   sql << std::string(
              "UPDATE messages SET status = 'SENDING', carrier_message_id = :cid, "
