@@ -178,6 +178,30 @@ TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
   EXPECT_EQ(events("message.delivered"), 1) << "a late duplicate changes nothing";
 }
 
+// The carrier has the text; losing its answer to a database hiccup would turn a sent SMS into
+// a FAILED (STALE_QUEUED) one, refunded. PostgreSQL drops every connection while the carrier
+// is taking the text: the sender records the answer on a fresh one.
+TEST_F(LiveSendingTest, TheCarriersAnswerIsRecordedAfterTheDatabaseDroppedTheConnections) {
+  std::string id = queue(1);
+  carrier_.on_send = [&](const FakeCarrier::SentText&) {
+    scratch_.exec(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+        "current_database() AND pid <> pg_backend_pid()");
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = "car_after_drop";
+    accepted.parts = 1;
+    return accepted;
+  };
+  sender_(outbound(id));
+  EXPECT_EQ(statusOf(id), "SENDING");
+  EXPECT_EQ(carrierIdOf(id), "car_after_drop");
+  EXPECT_EQ(events("message.sent"), 1);
+  EXPECT_EQ(costOf(id), kPartPrice);
+  EXPECT_EQ(carrier_.sent().size(), 1u);
+  expectBalanceMatchesLedger(account_);
+}
+
 // The receipt worker and the sender are separate processes: a receipt can arrive while the
 // sender is still recording the carrier's answer, before or after any of its statements. Each
 // message here has its receipt applied on another thread, started as the carrier answers and

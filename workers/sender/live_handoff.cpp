@@ -3,7 +3,9 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "domain/errors.h"
 #include "topics/event_writer.h"
@@ -130,6 +132,30 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
   }
 }
 
+// The carrier's answer exists only in this process until it is recorded: given up, the hand-off
+// would end STALE_QUEUED (refunded) although the text went out. So a failed settlement (a dropped
+// connection, a failover) is tried again on a freshly leased session, whose broken connection
+// is re-established. A retry after a commit whose outcome was lost finds the message no longer
+// QUEUED and changes nothing.
+template <typename Settle>
+void settleWithRetries(db::Database& db, const std::string& message_id, Settle&& settle) {
+  constexpr int kTries = 4;
+  for (int tries = 1;; ++tries) {
+    try {
+      db::Session sql(db);
+      soci::transaction tx(*sql);
+      settle(*sql);
+      tx.commit();
+      return;
+    } catch (const soci::soci_error& e) {
+      if (tries == kTries) throw;
+      spdlog::warn("recording the carrier's answer for {} failed, trying again: {}", message_id,
+                   e.what());
+      std::this_thread::sleep_for(std::chrono::milliseconds(100 << tries));
+    }
+  }
+}
+
 }  // namespace
 
 void failStaleHandoff(soci::session& sql, const std::string& id) {
@@ -163,16 +189,17 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   }
   const Outgoing& message = *claimed.message;
   CarrierSendResult result = carrier.sendMessage(message.from, message.to, message.body);
-  db::Session sql(context.db);
-  soci::transaction tx(*sql);
-  if (result.kind == CarrierSendResult::Kind::Accepted) {
-    accepted(*sql, message, result, policy);
-  } else {
+  if (result.kind != CarrierSendResult::Kind::Accepted) {
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
-    failed(*sql, message, result, policy);
   }
-  tx.commit();
+  settleWithRetries(context.db, message_id, [&](soci::session& sql) {
+    if (result.kind == CarrierSendResult::Kind::Accepted) {
+      accepted(sql, message, result, policy);
+    } else {
+      failed(sql, message, result, policy);
+    }
+  });
   context.relay.notify();
   return HandoffOutcome::Settled;
 }
