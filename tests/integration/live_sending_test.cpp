@@ -156,6 +156,32 @@ TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
   expectBalanceMatchesLedger(account_);
 }
 
+TEST_F(LiveSendingTest, WhenTheBalanceCannotCoverMorePartsTheAcceptedChargeStands) {
+  carrier_.on_send = [](const FakeCarrier::SentText&) {
+    CarrierSendResult accepted;
+    accepted.kind = CarrierSendResult::Kind::Accepted;
+    accepted.carrier_message_id = "car_more_than_covered";
+    accepted.parts = 3;
+    return accepted;
+  };
+  std::string id = queue(2);
+  {
+    db::Session sql(database_);
+    db::postLedgerEntry(*sql,
+                        {account_, -balance(account_), "sms_outbound", newId("spent"), "SMS"});
+  }
+  sender_(outbound(id));
+  EXPECT_EQ(statusOf(id), "SENDING");
+  EXPECT_EQ(costOf(id), 2 * kPartPrice);
+  EXPECT_EQ(balance(account_), 0);
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_adjustment'"), 0);
+  EXPECT_EQ(nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = "
+                                       "'message.sent'"))["cost_cents"],
+            2 * kPartPrice)
+      << "the event tells the cost that stands";
+  expectBalanceMatchesLedger(account_);
+}
+
 TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
   std::string id = queue(1);
   carrier_.on_send = [&](const FakeCarrier::SentText&) {

@@ -21,10 +21,4 @@ struct ChargedMessage {
 // Gives back the attempt's charge (nothing when it cost nothing) and sets cost_cents to 0.
 void refundCharge(soci::session& sql, const ChargedMessage& message, const std::string& why);
 
-// Settles the charge on the parts the carrier counted. More parts are charged when the balance
-// covers them (otherwise the accepted charge stands, logged); fewer are refunded. Returns the
-// settled cost.
-long long settleCharge(soci::session& sql, const ChargedMessage& message, int part_price_cents,
-                       int carrier_parts);
-
 }  // namespace smsgw::workers

@@ -11,10 +11,6 @@
 namespace smsgw::workers {
 namespace {
 
-// Arbitrary constant naming "receipts by carrier message id" among two-key advisory locks (a key
-// space apart from the one-key locks, such as the outbox relay's).
-constexpr int kCarrierMessageLock = 727274003;
-
 struct Transition {
   const char* next_status;
   const char* event;
@@ -46,8 +42,7 @@ void holdEarly(soci::session& sql, const topics::CarrierReceipt& receipt) {
 }  // namespace
 
 void lockCarrierMessage(soci::session& sql, const std::string& carrier_message_id) {
-  sql << "SELECT pg_advisory_xact_lock(:class, hashtext(:cid))", soci::use(kCarrierMessageLock),
-      soci::use(carrier_message_id);
+  sql << "SELECT lock_carrier_message(:cid)", soci::use(carrier_message_id);
 }
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,

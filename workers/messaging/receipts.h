@@ -23,7 +23,8 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
 // transaction. Unserialized, the receipt worker could miss the sender's uncommitted row, then
 // see it committed and drop the receipt as late, or hold it after the sender had looked for
 // held receipts, leaving the message SENDING for good (tests/integration/live_sending_test.cpp,
-// AReceiptRacingTheSendResult...). Each caller takes it before its first statement on the id.
+// AReceiptRacingTheSendResult...). Each caller takes it before its first statement on the id;
+// the sender's record_carrier_acceptance (db/migrations/0008) takes it too.
 void lockCarrierMessage(soci::session& sql, const std::string& carrier_message_id);
 
 // Called by the sender in the transaction that records the carrier's acceptance.

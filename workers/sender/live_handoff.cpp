@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "domain/errors.h"
+#include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
 #include "workers/messaging/charges.h"
@@ -57,32 +58,42 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
   return {};
 }
 
+// SENDING, the charge settled on the parts the carrier counted (more when the balance covers
+// them, otherwise the accepted charge stands), message.sent, and a receipt that came first
+// applied after it: record_carrier_acceptance (db/migrations/0008) in one round trip.
 void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
               const SendPolicy& policy) {
+  const ChargedMessage& charge = message.charge;
   int parts = result.parts;
-  lockCarrierMessage(sql, result.carrier_message_id);
-  std::string updated;
-  sql << std::string(
-             "UPDATE messages SET status = 'SENDING', carrier_message_id = :cid, "
-             "sent_at = now(), segment_count = :parts, updated_at = now() WHERE id = :id "
-             "AND ") +
-             kStillQueued + " RETURNING id",
-      soci::use(result.carrier_message_id), soci::use(parts), soci::use(message.charge.id),
-      soci::into(updated);
-  if (!sql.got_data()) return;
-  long long cost = settleCharge(sql, message.charge, message.part_price_cents, parts);
-  topics::raiseEvent(sql, {message.charge.account_id,
-                           "message.sent",
-                           true,
-                           {{"message_id", message.charge.id},
-                            {"from", message.from},
-                            {"to", message.to},
-                            {"status", "SENDING"},
-                            {"message_status", "SENDING"},
-                            {"carrier_message_id", result.carrier_message_id},
-                            {"segment_count", parts},
-                            {"cost_cents", cost}}});
-  applyHeldReceipt(sql, result.carrier_message_id, policy);
+  long long settled = static_cast<long long>(message.part_price_cents) * parts;
+  long long adjustment = charge.cost_cents > 0 ? charge.cost_cents - settled : 0;
+  auto event = topics::prepareEvent({charge.account_id,
+                                     "message.sent",
+                                     true,
+                                     {{"message_id", charge.id},
+                                      {"from", message.from},
+                                      {"to", message.to},
+                                      {"status", "SENDING"},
+                                      {"message_status", "SENDING"},
+                                      {"carrier_message_id", result.carrier_message_id},
+                                      {"segment_count", parts},
+                                      {"cost_cents", settled}}});
+  std::string reference = chargeReference(charge.id, charge.attempt);
+  std::string description = "Carrier counted " + std::to_string(parts) + " parts";
+  std::string topic(topics::kEvents.name);
+  long long cost = 0;
+  int receipt_held = 0;
+  sql << "SELECT cost_cents, receipt_held::int FROM record_carrier_acceptance(:id, :cid, :parts, "
+         ":adjustment, :reference, :description, :event_id::uuid, :record::jsonb, :topic)",
+      soci::use(charge.id), soci::use(result.carrier_message_id), soci::use(parts),
+      soci::use(adjustment), soci::use(reference), soci::use(description), soci::use(event.id),
+      soci::use(event.record_json), soci::use(topic), soci::into(cost), soci::into(receipt_held);
+  if (!sql.got_data()) return;  // no longer QUEUED: a replay
+  if (adjustment != 0 && cost != settled) {
+    spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
+                 charge.id, parts);
+  }
+  if (receipt_held) applyHeldReceipt(sql, result.carrier_message_id, policy);
 }
 
 ErrorCode failureCode(const CarrierSendResult& result) {
