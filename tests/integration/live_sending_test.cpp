@@ -303,6 +303,25 @@ TEST_F(LiveSendingTest, AFailedReceiptRefundsTheAttemptOnce) {
   EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_refund' AND reference_id = '" + id + "'"), 1);
   EXPECT_EQ(costOf(id), 0);
   expectBalanceMatchesLedger(account_);
+  // Form b of message.failed, as the outbox publishes it.
+  auto record = nlohmann::json::parse(
+      text("SELECT payload FROM outbox WHERE topic = 'events' AND payload::jsonb->>'type' = "
+           "'message.failed'"));
+  EXPECT_EQ(record["account_id"], account_);
+  EXPECT_EQ(record["livemode"], true);
+  EXPECT_EQ(record["created"].get<std::string>().size(), 24u);
+  const auto& data = record["data"];
+  EXPECT_EQ(data["message_id"], id);
+  EXPECT_EQ(data["from"], number_);
+  EXPECT_EQ(data["to"], "+16132220199");
+  EXPECT_EQ(data["status"], "sending_failed");
+  EXPECT_EQ(data["message_status"], "FAILED");
+  EXPECT_EQ(data["error_code"], "30005");
+  EXPECT_EQ(data["errors"], nlohmann::json::array({{{"code", "30005"}}}));
+  EXPECT_FALSE(data.contains("error_message")) << "form b has no error_message";
+  EXPECT_EQ(count("undeliverable_numbers WHERE phone_number = '+16132220199' AND "
+                  "consecutive_failures = 1"),
+            1);
 }
 
 TEST_F(LiveSendingTest, ManyFailuresWarnThenPauseOncePerPeriod) {

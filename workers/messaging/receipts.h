@@ -1,6 +1,7 @@
 #pragma once
 // Applying the carrier's receipt for a message it accepted. delivered -> DELIVERED;
 // delivery_failed, expired -> UNDELIVERED (charge kept); sending_failed -> FAILED (refunded).
+// Most of it is the SQL function apply_carrier_receipt (db/migrations/0008), in one round trip.
 // Guarded by status, so a late or repeated receipt changes nothing. A receipt that arrives
 // before the sender recorded the carrier's answer is held, and applied by the sender when it
 // records that answer: receipts are applied in order.
@@ -17,15 +18,13 @@ enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy);
 
-// Serializes, until the transaction ends, everything recorded under one carrier message id: the
-// sender recording the carrier's acceptance and the receipt worker applying its receipt. The
-// two are separate processes and the receipt can arrive mid-way through the sender's
-// transaction. Unserialized, the receipt worker could miss the sender's uncommitted row, then
-// see it committed and drop the receipt as late, or hold it after the sender had looked for
-// held receipts, leaving the message SENDING for good (tests/integration/live_sending_test.cpp,
-// AReceiptRacingTheSendResult...). Each caller takes it before its first statement on the id;
-// the sender's record_carrier_acceptance (db/migrations/0008) takes it too.
-void lockCarrierMessage(soci::session& sql, const std::string& carrier_message_id);
+// The sender recording the carrier's acceptance and the receipt worker applying a receipt
+// both start by taking a transaction lock on the carrier message id (lock_carrier_message,
+// db/migrations/0008). They are separate processes and a receipt can arrive mid-way through
+// the sender's transaction. Unserialized, the receipt worker could miss the sender's
+// uncommitted row, then see it committed and drop the receipt as late, or hold it after the
+// sender had looked for held receipts, leaving the message SENDING for good
+// (tests/integration/live_sending_test.cpp, AReceiptRacingTheSendResult...).
 
 // Called by the sender in the transaction that records the carrier's acceptance.
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,

@@ -15,10 +15,4 @@ void recordCarrierFailure(soci::session& sql, const std::string& number, const s
       soci::use(number), soci::use(last_code, code_ind);
 }
 
-void recordCarrierDelivery(soci::session& sql, const std::string& number) {
-  sql << "UPDATE undeliverable_numbers SET consecutive_failures = 0 WHERE phone_number = :n "
-         "AND consecutive_failures > 0",
-      soci::use(number);
-}
-
 }  // namespace smsgw::workers
