@@ -76,7 +76,7 @@ start_postgres() {
     log "PostgreSQL already running on $PG_PORT"
   else
     as_pg "$bin/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w -t 60 start \
-      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c max_connections=200 -c fsync=${PG_FSYNC:-on}" >/dev/null
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c max_connections=200 -c fsync=${PG_FSYNC:-on} ${PG_OPTIONS:-}" >/dev/null
   fi
   local psql=("$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA)
   if [ -z "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname = 'smsgw'")" ]; then
