@@ -127,11 +127,7 @@ TEST_F(LiveSendingTest, AHandOffACrashLeftBehindFailsStaleAndIsRefundedNeverRese
 
 TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
   carrier_.on_send = [](const FakeCarrier::SentText& sms) {
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = "car_" + sms.text + sms.to;
-    accepted.parts = 3;
-    return accepted;
+    return FakeCarrier::acceptedAs("car_" + sms.text + sms.to, 3);
   };
   long long before = balance(account_);
   std::string more = queue(2);
@@ -143,11 +139,7 @@ TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
             3 * kPartPrice);
 
   carrier_.on_send = [](const FakeCarrier::SentText& sms) {
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = "car_fewer" + sms.to;
-    accepted.parts = 1;
-    return accepted;
+    return FakeCarrier::acceptedAs("car_fewer" + sms.to);
   };
   std::string fewer = queue(4, "now()", "+16132220198");
   sender_(outbound(fewer));
@@ -158,11 +150,7 @@ TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
 
 TEST_F(LiveSendingTest, WhenTheBalanceCannotCoverMorePartsTheAcceptedChargeStands) {
   carrier_.on_send = [](const FakeCarrier::SentText&) {
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = "car_more_than_covered";
-    accepted.parts = 3;
-    return accepted;
+    return FakeCarrier::acceptedAs("car_more_than_covered", 3);
   };
   std::string id = queue(2);
   {
@@ -186,11 +174,7 @@ TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
   std::string id = queue(1);
   carrier_.on_send = [&](const FakeCarrier::SentText&) {
     receipts_(receipt("car_early", "delivered"));  // the receipt overtakes the answer
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = "car_early";
-    accepted.parts = 1;
-    return accepted;
+    return FakeCarrier::acceptedAs("car_early");
   };
   sender_(outbound(id));
   EXPECT_EQ(statusOf(id), "DELIVERED");
@@ -213,11 +197,7 @@ TEST_F(LiveSendingTest, TheCarriersAnswerIsRecordedAfterTheDatabaseDroppedTheCon
     scratch_.exec(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
         "current_database() AND pid <> pg_backend_pid()");
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = "car_after_drop";
-    accepted.parts = 1;
-    return accepted;
+    return FakeCarrier::acceptedAs("car_after_drop");
   };
   sender_(outbound(id));
   EXPECT_EQ(statusOf(id), "SENDING");
@@ -253,11 +233,7 @@ TEST_F(LiveSendingTest, AReceiptRacingTheSendResultIsNeitherDroppedNorStranded) 
         ADD_FAILURE() << carrier_id << ": " << e.what();
       }
     });
-    CarrierSendResult accepted;
-    accepted.kind = CarrierSendResult::Kind::Accepted;
-    accepted.carrier_message_id = carrier_id;
-    accepted.parts = 1;
-    return accepted;
+    return FakeCarrier::acceptedAs(carrier_id);
   };
   for (const auto& id : ids) sender_(outbound(id));
   for (auto& thread : receipt_threads) thread.join();

@@ -30,10 +30,14 @@ CarrierSendResult FakeCarrier::sendMessage(const std::string& from, const std::s
     count = sent_.size();
   }
   if (on_send) return on_send(sent);
+  return acceptedAs("fake_" + std::to_string(count) + "_" + to);
+}
+
+CarrierSendResult FakeCarrier::acceptedAs(const std::string& carrier_message_id, int parts) {
   CarrierSendResult accepted;
   accepted.kind = CarrierSendResult::Kind::Accepted;
-  accepted.carrier_message_id = "fake_" + std::to_string(count) + "_" + to;
-  accepted.parts = 1;
+  accepted.carrier_message_id = carrier_message_id;
+  accepted.parts = parts;
   return accepted;
 }
 

@@ -28,6 +28,8 @@ class FakeCarrier final : public CarrierClient {
   std::function<NumberHolding(const std::string& number)> on_holding;
   // Accepts every text unless scripted; each call is recorded, whatever the answer.
   std::function<CarrierSendResult(const SentText&)> on_send;
+  // The answer of a carrier that took the text, for scripts.
+  static CarrierSendResult acceptedAs(const std::string& carrier_message_id, int parts = 1);
 
   std::atomic<int> orders{0};
   std::atomic<int> releases{0};

@@ -3,9 +3,7 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <optional>
-#include <thread>
 
 #include "domain/errors.h"
 #include "topics/catalogue.h"
@@ -16,6 +14,7 @@
 #include "workers/messaging/receipts.h"
 #include "workers/messaging/still_queued.h"
 #include "workers/messaging/undeliverable.h"
+#include "workers/runtime/retries.h"
 
 namespace smsgw::workers {
 namespace {
@@ -143,30 +142,6 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
   }
 }
 
-// The carrier's answer exists only in this process until it is recorded: given up, the hand-off
-// would end STALE_QUEUED (refunded) although the text went out. So a failed settlement (a dropped
-// connection, a failover) is tried again on a freshly leased session, whose broken connection
-// is re-established. A retry after a commit whose outcome was lost finds the message no longer
-// QUEUED and changes nothing.
-template <typename Settle>
-void settleWithRetries(db::Database& db, const std::string& message_id, Settle&& settle) {
-  constexpr int kTries = 4;
-  for (int tries = 1;; ++tries) {
-    try {
-      db::Session sql(db);
-      soci::transaction tx(*sql);
-      settle(*sql);
-      tx.commit();
-      return;
-    } catch (const soci::soci_error& e) {
-      if (tries == kTries) throw;
-      spdlog::warn("recording the carrier's answer for {} failed, trying again: {}", message_id,
-                   e.what());
-      std::this_thread::sleep_for(std::chrono::milliseconds(100 << tries));
-    }
-  }
-}
-
 }  // namespace
 
 void failStaleHandoff(soci::session& sql, const std::string& id) {
@@ -204,12 +179,18 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
   }
-  settleWithRetries(context.db, message_id, [&](soci::session& sql) {
+  // The carrier's answer exists only in this process until it is recorded: given up, the
+  // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
+  // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
+  withRetries("recording the carrier's answer", 4, [&] {
+    db::Session sql(context.db);
+    soci::transaction tx(*sql);
     if (result.kind == CarrierSendResult::Kind::Accepted) {
-      accepted(sql, message, result, policy);
+      accepted(*sql, message, result, policy);
     } else {
-      failed(sql, message, result, policy);
+      failed(*sql, message, result, policy);
     }
+    tx.commit();
   });
   context.relay.notify();
   return HandoffOutcome::Settled;

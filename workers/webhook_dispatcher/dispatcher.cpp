@@ -2,9 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <thread>
-
 #include "topics/records.h"
+#include "workers/runtime/retries.h"
 #include "workers/webhook_dispatcher/owner_email.h"
 #include "workers/webhook_dispatcher/owner_notices.h"
 
@@ -14,19 +13,11 @@ namespace {
 // Settling is one short transaction; a database hiccup gets a few tries before the attempt's
 // outcome is given up (logged), which for a first attempt loses the event (spec rule 3).
 template <typename Work>
-void withRetries(const char* what, Work&& work) {
-  for (int tries = 1;; ++tries) {
-    try {
-      work();
-      return;
-    } catch (const std::exception& e) {
-      if (tries == 3) {
-        spdlog::error("{} failed for good: {}", what, e.what());
-        return;
-      }
-      spdlog::warn("{} failed, trying again: {}", what, e.what());
-      std::this_thread::sleep_for(std::chrono::milliseconds(200 * tries));
-    }
+void settleOrLog(const char* what, Work&& work) {
+  try {
+    withRetries(what, 3, work);
+  } catch (const std::exception& e) {
+    spdlog::error("{} failed for good: {}", what, e.what());
   }
 }
 
@@ -87,7 +78,7 @@ void Dispatcher::attempt(const OwedDelivery& owed) {
   if (!outcome.success)
     spdlog::warn("event {} to webhook {} (attempt {}) failed: {}", owed.event.id, owed.endpoint.id,
                  owed.attempt, outcome.reason);
-  withRetries("settling a webhook attempt", [&] {
+  settleOrLog("settling a webhook attempt", [&] {
     db::Session sql(db_);
     thread_local std::mt19937_64 random(std::random_device{}());
     Settlement settlement = settleAttempt(*sql, owed, outcome, clock_.now(), random);
@@ -99,7 +90,7 @@ void Dispatcher::attempt(const OwedDelivery& owed) {
 }
 
 void Dispatcher::park(const OwedDelivery& owed) {
-  withRetries("parking a webhook attempt", [&] {
+  settleOrLog("parking a webhook attempt", [&] {
     db::Session sql(db_);
     parkUnmade(*sql, owed, clock_.now());
   });
