@@ -7,6 +7,7 @@
 #include "api/app.h"
 #include "api/http/server.h"
 #include "api/routes/routes.h"
+#include "db/error_text.h"
 #include "domain/env.h"
 #include "domain/log.h"
 #include "topics/consumer_loop.h"
@@ -22,6 +23,17 @@ api::ApiConfig loadConfig() {
   config.threads = env::getInt("API_THREADS", config.threads);
   config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.db_pool_size);
   config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
+  config.public_requests_per_minute =
+      env::getInt("API_PUBLIC_RATE_LIMIT_PER_MINUTE", config.public_requests_per_minute);
+  config.header_timeout = std::chrono::milliseconds(
+      env::getInt("API_HEADER_TIMEOUT_MS", static_cast<int>(config.header_timeout.count())));
+  config.body_timeout = std::chrono::milliseconds(
+      env::getInt("API_BODY_TIMEOUT_MS", static_cast<int>(config.body_timeout.count())));
+  config.keep_alive_timeout = std::chrono::milliseconds(env::getInt(
+      "API_KEEP_ALIVE_TIMEOUT_MS", static_cast<int>(config.keep_alive_timeout.count())));
+  config.slow_lane_threads = env::getInt("API_SLOW_LANE_THREADS", config.slow_lane_threads);
+  config.slow_requests_per_tenant =
+      env::getInt("API_SLOW_REQUESTS_PER_ACCOUNT", config.slow_requests_per_tenant);
   config.key_cache_ttl = std::chrono::seconds(env::getInt("API_KEY_CACHE_SECONDS", 60));
   config.max_body_bytes = static_cast<size_t>(
       env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
@@ -60,7 +72,7 @@ int main() {
     relay.stop();
     return 0;
   } catch (const std::exception& e) {
-    spdlog::critical("api failed: {}", e.what());
+    spdlog::critical("api failed: {}", db::describeError(e));
     return 1;
   }
 }

@@ -19,3 +19,5 @@ target_include_directories(soci_pg INTERFACE /usr/include/postgresql)
 
 find_library(PHONENUMBER_LIB phonenumber REQUIRED)
 find_library(CSV_LIB csv REQUIRED)  # libcsv: RFC 4180 parsing of uploaded consent batches
+find_library(HTTP_PARSER_LIB http_parser REQUIRED)  # strict HTTP/1.x request framing (api/http)
+find_path(UTFCPP_INCLUDE_DIR utf8.h REQUIRED)        # utf8cpp, header-only: UTF-8 checks at the edge

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "db/error_text.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
 
@@ -99,31 +100,31 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
       handler_(record);
       return Handled::Done;
     } catch (const PermanentError& e) {
-      deadLetter(record, e.what());
+      deadLetter(record, db::describeError(e));
       return Handled::DeadLettered;
     } catch (const RetryableError& e) {
-      retryOrGiveUp(record, e.what(), first_failure);
+      retryOrGiveUp(record, db::describeError(e), first_failure);
     } catch (const soci::soci_error& e) {
       // The database being away is never the record's fault: wait for it rather than dead-letter.
       if (isTransientDatabaseError(e)) {
-        retryOrGiveUp(record, e.what(), first_failure);
+        retryOrGiveUp(record, db::describeError(e), first_failure);
       } else if (++unknown_failures >= kMaxUnknownFailures) {
         deadLetter(record, std::string("database refused it ") + std::to_string(unknown_failures) +
-                               " times: " + e.what());
+                               " times: " + db::describeError(e));
         return Handled::DeadLettered;
       } else {
         spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
-                      record.offset, unknown_failures, e.what());
+                      record.offset, unknown_failures, db::describeError(e));
       }
     } catch (const std::exception& e) {
       // Unknown failures get a few tries, then the record is set aside rather than blocking others.
       if (++unknown_failures >= kMaxUnknownFailures) {
         deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) +
-                               " times: " + e.what());
+                               " times: " + db::describeError(e));
         return Handled::DeadLettered;
       }
       spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
-                    record.offset, unknown_failures, e.what());
+                    record.offset, unknown_failures, db::describeError(e));
     }
     if (stop.load()) return Handled::Interrupted;
     std::this_thread::sleep_for(backoff);

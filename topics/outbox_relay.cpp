@@ -8,6 +8,8 @@
 #include <future>
 #include <vector>
 
+#include "db/error_text.h"
+
 namespace smsgw::topics {
 namespace {
 
@@ -61,7 +63,7 @@ void OutboxRelay::loop() {
       while (publishPending() == config_.batch_size) {
       }
     } catch (const std::exception& e) {
-      spdlog::warn("outbox pass failed, retrying on the next sweep: {}", e.what());
+      spdlog::warn("outbox pass failed, retrying on the next sweep: {}", db::describeError(e));
     }
   }
 }
@@ -116,7 +118,7 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
       acks[i].get();
       published.push_back(ids[i]);
     } catch (const std::exception& e) {
-      spdlog::warn("outbox row {} not published yet: {}", ids[i], e.what());
+      spdlog::warn("outbox row {} not published yet: {}", ids[i], db::describeError(e));
     }
   }
   // Not in a transaction: only the leader writes published_at, and a crash before this line

@@ -1,5 +1,6 @@
 #include "api/http/router.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace smsgw::api {
@@ -51,35 +52,57 @@ void Router::add(std::string method, std::string pattern, RouteOptions options,
                      std::move(handler)});
 }
 
-Router::Match Router::match(const std::string& method, const std::string& path) const {
-  auto segments = splitPath(path);
-  const Route* best = nullptr;
-  int best_literals = -1;
-  std::map<std::string, std::string> best_params;
-  for (const auto& route : routes_) {
-    if (route.method != method || route.segments.size() != segments.size()) continue;
-    int literals = 0;
-    std::map<std::string, std::string> params;
-    bool ok = true;
-    for (size_t i = 0; i < segments.size() && ok; ++i) {
-      if (isParam(route.segments[i])) {
-        if (segments[i].empty()) ok = false;
-        params[route.segments[i].substr(1, route.segments[i].size() - 2)] =
-            percentDecode(segments[i]);
-      } else if (route.segments[i] == segments[i]) {
-        literals++;
-      } else {
-        ok = false;
-      }
-    }
-    // Literal segments win over parameters: /v1/accounts/me before /v1/accounts/{id}.
-    if (ok && literals > best_literals) {
-      best = &route;
-      best_literals = literals;
-      best_params = std::move(params);
+namespace {
+
+// How well a route's pattern fits the path: the number of literal segments matched, or -1.
+int fit(const Route& route, const std::vector<std::string>& segments,
+        std::map<std::string, std::string>& params) {
+  if (route.segments.size() != segments.size()) return -1;
+  int literals = 0;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (isParam(route.segments[i])) {
+      if (segments[i].empty()) return -1;
+      params[route.segments[i].substr(1, route.segments[i].size() - 2)] =
+          percentDecode(segments[i]);
+    } else if (route.segments[i] == segments[i]) {
+      literals++;
+    } else {
+      return -1;
     }
   }
-  return {best, std::move(best_params)};
+  return literals;
+}
+
+}  // namespace
+
+Router::Match Router::match(const std::string& method, const std::string& path) const {
+  auto segments = splitPath(path);
+  Match best;
+  int best_literals = -1;
+  for (const auto& route : routes_) {
+    std::map<std::string, std::string> params;
+    int literals = fit(route, segments, params);
+    if (literals < 0) continue;
+    if (route.method != method) {
+      if (std::find(best.allowed_methods.begin(), best.allowed_methods.end(), route.method) ==
+          best.allowed_methods.end())
+        best.allowed_methods.push_back(route.method);
+      continue;
+    }
+    // Literal segments win over parameters: /v1/accounts/me before /v1/accounts/{id}.
+    if (literals > best_literals) {
+      best.route = &route;
+      best_literals = literals;
+      best.params = std::move(params);
+    }
+  }
+  if (best.route) best.allowed_methods.clear();
+  return best;
+}
+
+RouteOptions onSlowLane(RouteOptions options) {
+  options.slow = true;
+  return options;
 }
 
 RouteOptions needs(const char* permission) {

@@ -25,6 +25,11 @@ struct RouteOptions {
   // The handler confirms the caller in its own transaction (confirmCaller in auth.h), so the
   // edge may hand it a cached caller (caller_cache.h) and spare it the key lookup.
   bool confirms_caller = false;
+  // The handler waits on something slow (the carrier, a customer's server, DNS, password
+  // hashing, a large batch): it runs on the slow lane (slow_lane.h), not a reactor thread.
+  bool slow = false;
+  // Unauthenticated and costly (signup): limited per client address.
+  bool limited_per_address = false;
 };
 
 struct Route {
@@ -42,6 +47,8 @@ class Router {
   struct Match {
     const Route* route = nullptr;  // null: no route for this path and method
     std::map<std::string, std::string> params;
+    // When no route matched: the methods the path does accept (405 with Allow), if any.
+    std::vector<std::string> allowed_methods;
   };
   Match match(const std::string& method, const std::string& path) const;
   const std::vector<Route>& routes() const { return routes_; }
@@ -55,5 +62,7 @@ std::string percentDecode(const std::string& in);
 
 // Convenience for route tables: options with a permission string such as "messages:w".
 RouteOptions needs(const char* permission);
+// The same options for a handler that waits on something slow (RouteOptions::slow).
+RouteOptions onSlowLane(RouteOptions options);
 
 }  // namespace smsgw::api

@@ -2,17 +2,15 @@
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
+#include <pistache/peer.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <cctype>
-#include <sstream>
-
-#include "api/http/auth.h"
-#include "api/http/caller_cache.h"
+#include "api/http/client_connection.h"
+#include "api/http/edge_request.h"
 #include "api/http/error_body.h"
-#include "api/http/rate_limiter.h"
-#include "domain/api_key.h"
+#include "api/http/request_pipeline.h"
+#include "api/http/slow_lane.h"
 #include "domain/clock.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -23,101 +21,31 @@ using namespace Pistache;
 
 struct ApiServer::Dispatch {
   App& app;
-  Router router;
-  RateLimiter limiter;
-  CallerCache callers;
+  RequestPipeline pipeline;
+  SlowLane slow_lane;
+  ConnectionSweeper sweeper;
+  FramerLimits framer_limits;
+  ConnectionTimes times;
 
-  Dispatch(App& a, Router r)
+  Dispatch(App& a, Router router)
       : app(a),
-        router(std::move(r)),
-        limiter(a.config.requests_per_second, std::chrono::seconds(1), a.clock),
-        callers(a.db, a.config.key_cache_ttl, a.config.key_cache_capacity) {}
+        pipeline(a, std::move(router)),
+        slow_lane({a.config.slow_lane_threads, a.config.slow_requests_per_tenant, 256}),
+        sweeper(std::chrono::milliseconds(250)),
+        framer_limits{a.config.max_header_bytes, a.config.max_body_bytes, a.config.header_timeout,
+                      a.config.body_timeout},
+        times{a.config.keep_alive_timeout, std::chrono::milliseconds(2000)} {}
 };
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+constexpr const char* kConnectionData = "smsgw.connection";
+// Pistache's own timeouts would measure from its parser, which the edge never feeds: they are
+// pushed out of the way, and ClientConnection keeps the edge's (header, body, keep-alive).
+constexpr auto kPistacheTimeoutsOff = std::chrono::hours(24 * 365);
 
-// Pistache keeps registered headers (Authorization, Content-Type, …) typed and the rest raw;
-// the routes see one flat map of lower-cased names.
-std::map<std::string, std::string> collectHeaders(const Http::Request& request) {
-  std::map<std::string, std::string> out;
-  for (const auto& [name, raw] : request.headers().rawList()) out[lower(name)] = raw.value();
-  for (const auto& header : request.headers().list()) {
-    std::ostringstream value;
-    header->write(value);
-    out[lower(header->name())] = value.str();
-  }
-  return out;
-}
-
-std::map<std::string, std::string> collectQuery(const Http::Request& request) {
-  std::map<std::string, std::string> out;
-  for (const auto& name : request.query().parameters()) {
-    auto value = request.query().get(name);
-    out[percentDecode(name)] = value ? percentDecode(*value) : "";
-  }
-  return out;
-}
-
-bool isJsonContentType(const std::string& content_type) {
-  std::string media = lower(content_type.substr(0, content_type.find(';')));
-  while (!media.empty() && std::isspace(static_cast<unsigned char>(media.back()))) media.pop_back();
-  return media == "application/json" ||
-         (media.starts_with("application/") && media.ends_with("+json"));
-}
-
-bool hasBodyMethod(const std::string& method) {
-  return method == "POST" || method == "PATCH" || method == "PUT";
-}
-
-bool isCsvContentType(const std::string& content_type) {
-  return lower(content_type.substr(0, content_type.find(';'))).starts_with("text/csv");
-}
-
-// Reads and validates the body the way Fastify would (its FST_ERR_* codes are the spec's).
-// Routes that take uploads also accept text/csv, left unparsed in raw_body.
-void readBody(ApiRequest& req, const Http::Request& request, size_t max_bytes, bool accepts_csv) {
-  req.raw_body = request.body();
-  if (!hasBodyMethod(req.method)) return;
-  auto content_type = req.header("content-type");
-  bool json_type = content_type && isJsonContentType(*content_type);
-  bool empty = req.raw_body.find_first_not_of(" \t\r\n") == std::string::npos;
-  if (empty) {
-    // Like Fastify: an empty body is no body, unless it claims to be JSON.
-    if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
-    return;
-  }
-  bool csv_upload = accepts_csv && content_type && isCsvContentType(*content_type);
-  if (!json_type && !csv_upload) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
-  if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
-  if (csv_upload) return;
-  req.body = nlohmann::json::parse(req.raw_body, nullptr, false);
-  if (req.body.is_discarded()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
-}
-
-void checkAccountState(const Caller& caller, const RouteOptions& options) {
-  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
-      !options.handles_suspended_accounts) {
-    throw ApiError(ErrorCode::FORBIDDEN,
-                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
-                                                                    : "account_closed"}});
-  }
-  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
-      !options.allowed_before_payment) {
-    throw ApiError(ErrorCode::PAYMENT_REQUIRED);
-  }
-  if (options.permission && !options.permission->satisfiedBy(caller.permissions)) {
-    std::string letters;
-    for (char c : options.permission->any_of_letters) {
-      if (!letters.empty()) letters += " or ";
-      letters += options.permission->resource + ":" + c;
-    }
-    throw ApiError(ErrorCode::FORBIDDEN, {{"required_permission", letters}});
-  }
+std::shared_ptr<ClientConnection> connectionOf(const std::shared_ptr<Tcp::Peer>& peer) {
+  return std::static_pointer_cast<ClientConnection>(peer->tryGetData(kConnectionData));
 }
 
 // A response header known only by name: Pistache writes typed headers, not raw ones.
@@ -145,6 +73,84 @@ spdlog::logger& accessLogger() {
   return *logger;
 }
 
+// JSON text of any value, without throwing: a string that is not UTF-8 is written with
+// replacement characters (the edge refuses such input, so this is the last line of defence).
+std::string jsonText(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// One request from its reading to its answer; the route may run on another thread than the
+// reactor that read it, so the exchange carries what writing the answer needs.
+struct Exchange {
+  std::weak_ptr<Tcp::Peer> peer;
+  std::shared_ptr<ClientConnection> connection;
+  Tcp::Transport* transport = nullptr;
+  Http::Handler* handler = nullptr;
+  Http::Version version = Http::Version::Http11;
+  bool keep_alive = true;
+  std::chrono::steady_clock::time_point started;
+  EdgeRequest edge;
+  std::optional<RateDecision> rate;
+};
+
+void accessLog(const Exchange& exchange, int status, size_t bytes_out) {
+  const ApiRequest& req = exchange.edge.request;
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - exchange.started)
+          .count();
+  nlohmann::json line = {{"ts", formatIso(std::chrono::system_clock::now())},
+                         {"type", "access"},
+                         {"request_id", exchange.edge.request_id},
+                         {"method", req.method},
+                         {"path", req.path},
+                         {"status", status},
+                         {"duration_ms", ms},
+                         {"bytes_in", req.raw_body.size()},
+                         {"bytes_out", bytes_out},
+                         {"ip", req.client_ip}};
+  if (req.caller) {
+    line["account_id"] = req.caller->account_id;
+    line["key_id"] = req.caller->key_id;
+    line["mode"] = toString(req.caller->mode);
+  }
+  accessLogger().info(jsonText(line));
+}
+
+// Writes the answer, then lets the connection idle or close as the request asked. Callable on
+// any thread: Pistache queues the write to the peer's reactor.
+void answer(Exchange& exchange, ApiResponse response) {
+  auto peer = exchange.peer.lock();
+  if (!peer) {  // the client left; nothing to write to
+    exchange.connection->answered(false, std::chrono::steady_clock::now());
+    return;
+  }
+  Http::ResponseWriter writer(exchange.version, exchange.transport, exchange.handler, peer);
+  if (exchange.rate) {
+    response.headers.emplace_back("X-RateLimit-Limit", std::to_string(exchange.rate->limit));
+    response.headers.emplace_back("X-RateLimit-Remaining",
+                                  std::to_string(exchange.rate->remaining));
+    response.headers.emplace_back("X-RateLimit-Reset", std::to_string(exchange.rate->reset_unix));
+  }
+  response.headers.emplace_back("X-Request-Id", exchange.edge.request_id);
+  writer.headers().add<Http::Header::Connection>(
+      exchange.keep_alive ? Http::ConnectionControl::KeepAlive : Http::ConnectionControl::Close);
+  for (const auto& [name, value] : response.headers)
+    writer.headers().add(std::make_shared<NamedHeader>(name, value));
+  // A HEAD request is answered with headers alone (RFC 9110 9.3.2).
+  bool with_body = response.has_body && exchange.edge.request.method != "HEAD";
+  std::string body = with_body ? jsonText(response.body) : "";
+  auto code = static_cast<Http::Code>(response.status);
+  auto connection = exchange.connection;
+  bool keep_alive = exchange.keep_alive;
+  auto sent = with_body ? writer.send(code, body, MIME(Application, Json)) : writer.send(code);
+  sent.then([connection, keep_alive](
+                ssize_t) { connection->answered(keep_alive, std::chrono::steady_clock::now()); },
+            [connection](std::exception_ptr&) {
+              connection->answered(false, std::chrono::steady_clock::now());
+            });
+  accessLog(exchange, response.status, body.size());
+}
+
 class Handler final : public Http::Handler {
  public:
   HTTP_PROTOTYPE(Handler)
@@ -152,124 +158,119 @@ class Handler final : public Http::Handler {
   explicit Handler(std::shared_ptr<ApiServer::Dispatch> dispatch)
       : dispatch_(std::move(dispatch)) {}
 
-  void onRequest(const Http::Request& request, Http::ResponseWriter writer) override {
-    auto started = std::chrono::steady_clock::now();
-    ApiRequest req;
-    req.method = Http::methodString(request.method());
-    req.path = request.resource();
-    req.headers = collectHeaders(request);
-    req.query = collectQuery(request);
-    req.language = preferredLanguage(req.header("accept-language").value_or(""));
-    req.client_ip = request.address().host();
-    std::string request_id = req.header("x-request-id").value_or(newId("req"));
-
-    ApiResponse response;
-    std::optional<RateDecision> rate;
-    try {
-      response = dispatch(req, request, rate);
-    } catch (const ApiError& error) {
-      response = ApiResponse::json(errorInfo(error.code()).http_status,
-                                   errorBody(error.code(), req.language, error.details()));
-      if (error.retryAfterSeconds())
-        response.headers.emplace_back("Retry-After", std::to_string(*error.retryAfterSeconds()));
-    } catch (const std::exception& e) {
-      spdlog::error("request {} {} failed: {}", req.method, req.path, e.what());
-      response = ApiResponse::json(500, errorBody(ErrorCode::INTERNAL_ERROR, req.language));
-    }
-    if (rate) {
-      response.headers.emplace_back("X-RateLimit-Limit", std::to_string(rate->limit));
-      response.headers.emplace_back("X-RateLimit-Remaining", std::to_string(rate->remaining));
-      response.headers.emplace_back("X-RateLimit-Reset", std::to_string(rate->reset_unix));
-    }
-    response.headers.emplace_back("X-Request-Id", request_id);
-    size_t bytes_out = write(request, writer, response);
-    accessLog(req, response.status, request_id, started, bytes_out);
+  void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    // What Pistache's own onConnection does: its idle-peer check reads this parser, which the
+    // edge never feeds (its timeouts are off; ClientConnection keeps the edge's).
+    peer->putData(ParserData, std::make_shared<Http::RequestParser>(getMaxRequestSize()));
+    auto connection = std::make_shared<ClientConnection>(
+        peer->fd(), dispatch_->framer_limits, dispatch_->times, std::chrono::steady_clock::now());
+    peer->putData(kConnectionData, connection);
+    dispatch_->sweeper.add(connection);
   }
+
+  void onDisconnection(const std::shared_ptr<Tcp::Peer>& peer) override {
+    if (auto connection = connectionOf(peer)) {
+      connection->disconnected();
+      dispatch_->sweeper.remove(connection);
+    }
+  }
+
+  // Requests are read here, not by Pistache's parser (request_framer.h says why).
+  void onInput(const char* buffer, size_t length, const std::shared_ptr<Tcp::Peer>& peer) override {
+    auto connection = connectionOf(peer);
+    if (!connection) return;
+    for (auto& event : connection->read({buffer, length}, std::chrono::steady_clock::now())) {
+      switch (event.kind) {
+        case RequestFramer::Event::Kind::Continue: {
+          static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+          peer->send(RawBuffer(kContinue.data(), kContinue.size()));
+          break;
+        }
+        case RequestFramer::Event::Kind::Refusal:
+          refuse(peer, connection, event.refusal);
+          return;
+        case RequestFramer::Event::Kind::Request:
+          if (connection->answerPending()) {
+            // Pipelined behind a request answered off the reactor: that answer comes first,
+            // then the connection closes, and the client sends this one again.
+            connection->closeAfterPendingAnswer();
+            return;
+          }
+          serve(peer, connection, std::move(event.request));
+          break;
+      }
+    }
+  }
+
+  // Never called: onInput reads requests itself.
+  void onRequest(const Http::Request&, Http::ResponseWriter) override {}
 
  private:
-  ApiResponse dispatch(ApiRequest& req, const Http::Request& request,
-                       std::optional<RateDecision>& rate) {
-    auto match = dispatch_->router.match(req.method, req.path);
-    if (!match.route)
-      throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
-    req.params = std::move(match.params);
-    const Route& route = *match.route;
-    if (!route.options.authenticated) {
-      readBody(req, request, dispatch_->app.config.max_body_bytes, route.options.accepts_csv);
-      return route.handler(req);
-    }
-    auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
-    if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
-    dispatch_->callers.identify(req, *key, route.options.confirms_caller);
+  Exchange exchangeFor(const std::shared_ptr<Tcp::Peer>& peer,
+                       std::shared_ptr<ClientConnection> connection, int http_minor,
+                       bool keep_alive) {
+    Exchange exchange;
+    exchange.peer = peer;
+    exchange.connection = std::move(connection);
+    exchange.transport = transport();
+    exchange.handler = this;
+    exchange.version = http_minor == 0 ? Http::Version::Http10 : Http::Version::Http11;
+    exchange.keep_alive = keep_alive;
+    exchange.started = std::chrono::steady_clock::now();
+    return exchange;
+  }
+
+  void refuse(const std::shared_ptr<Tcp::Peer>& peer, std::shared_ptr<ClientConnection> connection,
+              ErrorCode code) {
+    Exchange exchange = exchangeFor(peer, connection, connection->httpMinor(), false);
+    exchange.edge.request_id = newId("req");
+    exchange.edge.request.client_ip = peer->address().host();
+    answer(exchange,
+           ApiResponse::json(errorInfo(code).http_status, errorBody(code, Language::English)));
+  }
+
+  void serve(const std::shared_ptr<Tcp::Peer>& peer, std::shared_ptr<ClientConnection> connection,
+             FramedRequest framed) {
+    Exchange exchange = exchangeFor(peer, connection, framed.http_minor, framed.keep_alive);
+    exchange.edge = readEdgeRequest(std::move(framed), peer->address().host());
+    ApiRequest& req = exchange.edge.request;
+    RequestPipeline& pipeline = dispatch_->pipeline;
     try {
-      return serveCaller(req, request, rate, route);
-    } catch (const CallerChanged&) {
-      dispatch_->callers.lookUp(req, *key);
+      if (exchange.edge.refusal) throw *exchange.edge.refusal;
+      const Route& route = pipeline.admit(req, exchange.rate);
+      if (route.options.slow) return runOnSlowLane(std::move(exchange), route);
+      return answer(exchange, pipeline.run(req, route));
     } catch (...) {
-      // A guessed caller was answered before its route confirmed it. The answer stands only if
-      // a lookup now finds the same caller; a revoked key answers 401 here instead.
-      if (!req.unconfirmed_key_hash) throw;
-      Caller guessed = *req.caller;
-      dispatch_->callers.lookUp(req, *key);
-      if (*req.caller == guessed) throw;
+      return answer(exchange, pipeline.answerForError(req, std::current_exception()));
     }
-    // The guess was wrong (and its transaction rolled back): the route runs again as the
-    // caller the lookup found, so every answer is the one an uncached lookup would give.
-    return serveCaller(req, request, rate, route);
   }
 
-  ApiResponse serveCaller(ApiRequest& req, const Http::Request& request,
-                          std::optional<RateDecision>& rate, const Route& route) {
-    if (!rate) rate = dispatch_->limiter.hit(req.caller->account_id);  // once per request
-    if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
-    readBody(req, request, dispatch_->app.config.max_body_bytes, route.options.accepts_csv);
-    checkAccountState(*req.caller, route.options);
-    return route.handler(req);
-  }
-
-  size_t write(const Http::Request& request, Http::ResponseWriter& writer,
-               const ApiResponse& response) {
-    // Pistache answers "Connection: Close" unless the client asked for keep-alive; HTTP/1.1
-    // means keep-alive by default (RFC 9112), so say so unless the client asked to close.
-    auto connection = request.headers().tryGet<Http::Header::Connection>();
-    if (request.version() == Http::Version::Http11 &&
-        (!connection || connection->control() != Http::ConnectionControl::Close)) {
-      writer.headers().remove<Http::Header::Connection>();
-      writer.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
-    }
-    for (const auto& [name, value] : response.headers)
-      writer.headers().add(std::make_shared<NamedHeader>(name, value));
-    auto code = static_cast<Http::Code>(response.status);
-    if (!response.has_body) {
-      writer.send(code);
-      return 0;
-    }
-    std::string body = response.body.dump();
-    writer.send(code, body, MIME(Application, Json));
-    return body.size();
-  }
-
-  void accessLog(const ApiRequest& req, int status, const std::string& request_id,
-                 std::chrono::steady_clock::time_point started, size_t bytes_out) {
-    double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
-    nlohmann::json line = {{"ts", formatIso(std::chrono::system_clock::now())},
-                           {"type", "access"},
-                           {"request_id", request_id},
-                           {"method", req.method},
-                           {"path", req.path},
-                           {"status", status},
-                           {"duration_ms", ms},
-                           {"bytes_in", req.raw_body.size()},
-                           {"bytes_out", bytes_out},
-                           {"ip", req.client_ip}};
-    if (req.caller) {
-      line["account_id"] = req.caller->account_id;
-      line["key_id"] = req.caller->key_id;
-      line["mode"] = toString(req.caller->mode);
-    }
-    accessLogger().info(line.dump());
+  void runOnSlowLane(Exchange exchange, const Route& route) {
+    const ApiRequest& req = exchange.edge.request;
+    std::string tenant = req.caller ? req.caller->account_id : "ip:" + req.client_ip;
+    auto shared = std::make_shared<Exchange>(std::move(exchange));
+    shared->connection->answerLater();
+    auto dispatch = dispatch_;
+    auto job = [dispatch, shared, &route] {
+      ApiResponse response;
+      try {
+        response = dispatch->pipeline.run(shared->edge.request, route);
+      } catch (...) {
+        response =
+            dispatch->pipeline.answerForError(shared->edge.request, std::current_exception());
+      }
+      answer(*shared, std::move(response));
+    };
+    auto admission = dispatch_->slow_lane.submit(tenant, std::move(job));
+    if (admission == SlowLane::Admission::Accepted) return;
+    ApiError refusal = admission == SlowLane::Admission::TenantBusy
+                           ? ApiError(ErrorCode::RATE_LIMITED,
+                                      {{"reason", "too_many_slow_requests"},
+                                       {"limit", dispatch_->slow_lane.perTenant()}},
+                                      1)
+                           : ApiError(ErrorCode::SERVICE_UNAVAILABLE, {{"reason", "busy"}}, 1);
+    answer(*shared, dispatch_->pipeline.answerForError(shared->edge.request,
+                                                       std::make_exception_ptr(refusal)));
   }
 
   std::shared_ptr<ApiServer::Dispatch> dispatch_;
@@ -288,23 +289,25 @@ void ApiServer::start() {
   const auto& config = dispatch_->app.config;
   Address address(config.host, Port(static_cast<uint16_t>(config.port)));
   endpoint_ = std::make_unique<Http::Endpoint>(address);
-  // Pistache's own limit answers in plain text, so it sits well above ours: requests between
-  // the two get the spec's 413 body.
   auto options = Http::Endpoint::options()
                      .threads(config.threads)
                      .flags(Tcp::Options::ReuseAddr)
-                     .maxRequestSize(config.max_body_bytes * 8 + 64 * 1024)
-                     .keepaliveTimeout(std::chrono::seconds(75));
+                     .headerTimeout(kPistacheTimeoutsOff)
+                     .bodyTimeout(kPistacheTimeoutsOff)
+                     .keepaliveTimeout(kPistacheTimeoutsOff);
   endpoint_->init(options);
   endpoint_->setHandler(Http::make_handler<Handler>(dispatch_));
   endpoint_->serveThreaded();
 }
 
 void ApiServer::shutdown() {
-  if (endpoint_) {
-    endpoint_->shutdown();
-    endpoint_.reset();
-  }
+  if (!endpoint_) return;
+  // Answers still being worked on are written while the reactors still run; the sweeper stops
+  // before Pistache closes the sockets it watches.
+  dispatch_->slow_lane.stop();
+  dispatch_->sweeper.stop();
+  endpoint_->shutdown();
+  endpoint_.reset();
 }
 
 uint16_t ApiServer::port() const {

@@ -152,9 +152,10 @@ void addApiKeyRoutes(Router& router, App& app) {
   RouteOptions read = needs("api_keys:r");
   read.allowed_before_payment = true;
   router.add("GET", "/v1/api-keys", read, [&app](ApiRequest& r) { return listKeys(app, r); });
-  router.add("POST", "/v1/api-keys", needs("api_keys:w"),
+  // Both may check the account password (the step-up), which is hashed slowly on purpose.
+  router.add("POST", "/v1/api-keys", onSlowLane(needs("api_keys:w")),
              [&app](ApiRequest& r) { return createKey(app, r); });
-  router.add("POST", "/v1/api-keys/{id}/rotate", needs("api_keys:m"),
+  router.add("POST", "/v1/api-keys/{id}/rotate", onSlowLane(needs("api_keys:m")),
              [&app](ApiRequest& r) { return rotateKey(app, r); });
   router.add("DELETE", "/v1/api-keys/{id}", needs("api_keys:d"),
              [&app](ApiRequest& r) { return revokeKey(app, r); });

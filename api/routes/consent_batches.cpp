@@ -239,7 +239,7 @@ ApiResponse revoke(App& app, ApiRequest& req) {
 }  // namespace
 
 void addConsentBatchRoutes(Router& router, App& app) {
-  RouteOptions upload = needs("compliance:w");
+  RouteOptions upload = onSlowLane(needs("compliance:w"));  // up to 10,000 rows
   upload.accepts_csv = true;
   router.add("POST", "/v1/compliance/consent-batches", upload,
              [&app](ApiRequest& r) { return create(app, r); });

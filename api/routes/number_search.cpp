@@ -175,7 +175,7 @@ void addNumberSearchRoutes(Router& router, App& app) {
       std::make_shared<RateLimiter>(kSearchesPerMinute, std::chrono::minutes(1), app.clock);
   router.add("GET", "/v1/phone-numbers/area-codes", needs("phone_numbers:r"),
              [](ApiRequest&) { return listAreaCodes(); });
-  router.add("GET", "/v1/phone-numbers/search", needs("phone_numbers:r"),
+  router.add("GET", "/v1/phone-numbers/search", onSlowLane(needs("phone_numbers:r")),
              [&app, limiter](ApiRequest& r) { return search(app, *limiter, r); });
 }
 

@@ -119,7 +119,7 @@ ApiResponse phoneVerification(App& app, ApiRequest& req) {
 }  // namespace
 
 void addOwnerPhoneRoutes(Router& router, App& app) {
-  RouteOptions options = needs("account:m");
+  RouteOptions options = onSlowLane(needs("account:m"));  // the code goes out through the carrier
   options.allowed_before_payment = true;
   router.add("POST", "/v1/accounts/{id}/phone-verification", options,
              [&app](ApiRequest& r) { return phoneVerification(app, r); });

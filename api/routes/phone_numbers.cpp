@@ -123,11 +123,12 @@ ApiResponse release(App& app, ApiRequest& req) {
 void addPhoneNumberRoutes(Router& router, App& app) {
   router.add("GET", "/v1/phone-numbers", needs("phone_numbers:r"),
              [&app](ApiRequest& r) { return list(app, r); });
-  router.add("POST", "/v1/phone-numbers", needs("phone_numbers:w"),
+  // Buying and releasing wait on the carrier.
+  router.add("POST", "/v1/phone-numbers", onSlowLane(needs("phone_numbers:w")),
              [&app](ApiRequest& r) { return provision(app, r); });
   router.add("GET", "/v1/phone-numbers/{id}", needs("phone_numbers:r"),
              [&app](ApiRequest& r) { return get(app, r); });
-  router.add("DELETE", "/v1/phone-numbers/{id}", needs("phone_numbers:d"),
+  router.add("DELETE", "/v1/phone-numbers/{id}", onSlowLane(needs("phone_numbers:d")),
              [&app](ApiRequest& r) { return release(app, r); });
 }
 

@@ -104,7 +104,7 @@ ApiResponse createTopUp(App& app, ApiRequest& req) {
 }  // namespace
 
 void addTopUpRoutes(Router& router, App& app) {
-  RouteOptions options = needs("account:w");
+  RouteOptions options = onSlowLane(needs("account:w"));  // waits on the payment provider
   options.allowed_before_payment = true;
   router.add("POST", "/v1/accounts/{id}/top-ups", options,
              [&app](ApiRequest& r) { return createTopUp(app, r); });

@@ -91,8 +91,8 @@ ApiResponse deleteDeadLetter(App& app, ApiRequest& req) {
 }  // namespace
 
 void addWebhookDeadLetterRoutes(Router& router, App& app) {
-  RouteOptions replay = needs("webhooks:w");
-  replay.handles_suspended_accounts = true;  // spec: 409 ACCOUNT_SUSPENDED, not 403
+  RouteOptions replay = onSlowLane(needs("webhooks:w"));  // waits for the customer's server
+  replay.handles_suspended_accounts = true;               // spec: 409 ACCOUNT_SUSPENDED, not 403
   router.add("POST", "/v1/webhooks/dead-letters/{id}/replay", replay,
              [&app](ApiRequest& r) { return replayDeadLetter(app, r); });
   router.add("DELETE", "/v1/webhooks/dead-letters/{id}", needs("webhooks:d"),

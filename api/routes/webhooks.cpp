@@ -219,13 +219,14 @@ ApiResponse listDeadLetters(App& app, ApiRequest& req) {
 }  // namespace
 
 void addWebhookRoutes(Router& router, App& app) {
-  router.add("POST", "/v1/webhooks", needs("webhooks:w"),
+  // Registering or changing a URL resolves its host (webhook_target.h).
+  router.add("POST", "/v1/webhooks", onSlowLane(needs("webhooks:w")),
              [&app](ApiRequest& r) { return createWebhook(app, r); });
   router.add("GET", "/v1/webhooks", needs("webhooks:r"),
              [&app](ApiRequest& r) { return listWebhooks(app, r); });
   router.add("GET", "/v1/webhooks/{id}", needs("webhooks:r"),
              [&app](ApiRequest& r) { return getWebhook(app, r); });
-  router.add("PATCH", "/v1/webhooks/{id}", needs("webhooks:w"),
+  router.add("PATCH", "/v1/webhooks/{id}", onSlowLane(needs("webhooks:w")),
              [&app](ApiRequest& r) { return patchWebhook(app, r); });
   router.add("DELETE", "/v1/webhooks/{id}", needs("webhooks:d"),
              [&app](ApiRequest& r) { return deleteWebhook(app, r); });

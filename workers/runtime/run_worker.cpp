@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "db/error_text.h"
 #include "domain/env.h"
 #include "domain/log.h"
 
@@ -24,7 +25,8 @@ class PeriodicRunner {
         try {
           spec.periodic(context);
         } catch (const std::exception& e) {
-          spdlog::error("periodic work of {} failed, retrying next time: {}", spec.name, e.what());
+          spdlog::error("periodic work of {} failed, retrying next time: {}", spec.name,
+                        db::describeError(e));
         }
         lock.lock();
         wake_.wait_for(lock, spec.periodic_interval, [this] { return stopping_; });
@@ -77,7 +79,7 @@ int runWorker(const WorkerSpec& spec,
     spdlog::info("worker {} stopped cleanly", spec.name);
     return 0;
   } catch (const std::exception& e) {
-    spdlog::critical("worker {} failed: {}", spec.name, e.what());
+    spdlog::critical("worker {} failed: {}", spec.name, db::describeError(e));
     return 3;
   }
 }

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "db/error_text.h"
+
 namespace smsgw::workers {
 
 DeliveryPool::DeliveryPool(DeliveryPoolLimits limits) : limits_(limits) {
@@ -25,7 +27,7 @@ DeliveryPool::~DeliveryPool() {
     try {
       job.park();
     } catch (const std::exception& e) {
-      spdlog::error("could not park a webhook delivery at shutdown: {}", e.what());
+      spdlog::error("could not park a webhook delivery at shutdown: {}", db::describeError(e));
     }
   }
   for (auto& thread : threads_) thread.join();
@@ -91,7 +93,7 @@ void DeliveryPool::work() {
     try {
       job.run();
     } catch (const std::exception& e) {
-      spdlog::error("webhook delivery to {} failed to run: {}", endpoint_id, e.what());
+      spdlog::error("webhook delivery to {} failed to run: {}", endpoint_id, db::describeError(e));
     }
     lock.lock();
     EndpointQueue& after = endpoints_[endpoint_id];

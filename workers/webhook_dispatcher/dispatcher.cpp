@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "db/error_text.h"
 #include "topics/records.h"
 #include "workers/runtime/retries.h"
 #include "workers/webhook_dispatcher/owner_email.h"
@@ -17,7 +18,7 @@ void settleOrLog(const char* what, Work&& work) {
   try {
     withRetries(what, 3, work);
   } catch (const std::exception& e) {
-    spdlog::error("{} failed for good: {}", what, e.what());
+    spdlog::error("{} failed for good: {}", what, db::describeError(e));
   }
 }
 

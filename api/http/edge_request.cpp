@@ -1,0 +1,105 @@
+#include "api/http/edge_request.h"
+
+#include <http_parser.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "api/http/request_text.h"
+#include "api/http/router.h"
+#include "domain/ids.h"
+
+namespace smsgw::api {
+namespace {
+
+// Headers whose second value would be ambiguous (which key, which body type?): refused.
+constexpr std::array<std::string_view, 7> kSingleValued = {
+    "authorization", "x-api-key",       "content-type", "content-length",
+    "host",          "idempotency-key", "x-request-id"};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+ApiError badUrl(const char* part) {
+  return ApiError(ErrorCode::FST_ERR_BAD_URL, {{"part", part}});
+}
+
+ApiError badHeader(const std::string& name, const char* reason) {
+  return ApiError(ErrorCode::FST_ERR_BAD_REQUEST, {{"header", name}, {"reason", reason}});
+}
+
+void readHeaders(FramedRequest& framed, ApiRequest& req) {
+  for (auto& [raw_name, value] : framed.headers) {
+    std::string name = lower(raw_name);  // the framer let only token characters through
+    if (!isCleanText(value)) throw badHeader(name, "not UTF-8 text without control characters");
+    auto [it, inserted] = req.headers.emplace(name, value);
+    if (inserted) continue;
+    if (std::find(kSingleValued.begin(), kSingleValued.end(), name) != kSingleValued.end())
+      throw badHeader(name, "sent more than once");
+    it->second += ", " + value;  // a list-valued header (RFC 9110 5.3)
+  }
+}
+
+// The query's parameters, decoded; the first of repeated names wins.
+void readQuery(std::string_view query, ApiRequest& req) {
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string name = percentDecode(std::string(pair.substr(0, eq)));
+    std::string value =
+        eq == std::string_view::npos ? "" : percentDecode(std::string(pair.substr(eq + 1)));
+    if (!isCleanText(name) || !isCleanText(value)) throw badUrl("query");
+    req.query.emplace(std::move(name), std::move(value));
+  }
+}
+
+void readTarget(const std::string& target, ApiRequest& req) {
+  http_parser_url url;
+  http_parser_url_init(&url);
+  if (http_parser_parse_url(target.data(), target.size(), 0, &url) != 0 ||
+      !(url.field_set & (1 << UF_PATH))) {
+    throw badUrl("target");
+  }
+  auto field = [&](http_parser_url_fields which) {
+    if (!(url.field_set & (1 << which))) return std::string_view();
+    return std::string_view(target).substr(url.field_data[which].off, url.field_data[which].len);
+  };
+  std::string path(field(UF_PATH));
+  // Route parameters are decoded segment by segment; the whole decoded path must be text too.
+  if (!isCleanText(path) || !isCleanText(percentDecode(path))) throw badUrl("path");
+  req.path = std::move(path);
+  readQuery(field(UF_QUERY), req);
+}
+
+}  // namespace
+
+EdgeRequest readEdgeRequest(FramedRequest&& framed, std::string client_ip) {
+  EdgeRequest out;
+  ApiRequest& req = out.request;
+  req.method = std::move(framed.method);
+  req.client_ip = std::move(client_ip);
+  req.raw_body = std::move(framed.body);
+  try {
+    readHeaders(framed, req);
+    req.language = preferredLanguage(req.header("accept-language").value_or(""));
+    auto id = req.header("x-request-id");
+    if (id && !isUsableRequestId(*id)) {
+      out.request_id = newId("req");
+      throw badHeader("x-request-id", "must be 1 to 200 visible ASCII characters");
+    }
+    out.request_id = id ? *id : newId("req");
+    readTarget(framed.target, req);
+  } catch (const ApiError& refusal) {
+    if (out.request_id.empty()) out.request_id = newId("req");
+    out.refusal = refusal;
+  }
+  return out;
+}
+
+}  // namespace smsgw::api

@@ -1,0 +1,26 @@
+#pragma once
+// A framed request as the routes see it: the URL split into path and percent-decoded query,
+// the headers in one map by lower-cased name, the answer's language and request id. What no
+// route may see is refused here, in the spec's shape: a URL or header value that is not UTF-8
+// without control characters (it would reach PostgreSQL, the logs and the JSON writer), two
+// values for a header that takes one (which would win?), an X-Request-Id the edge cannot echo.
+// Pure; safe on any thread.
+
+#include <optional>
+#include <string>
+
+#include "api/http/api_types.h"
+#include "api/http/request_framer.h"
+#include "domain/errors.h"
+
+namespace smsgw::api {
+
+struct EdgeRequest {
+  ApiRequest request;               // filled as far as the checks got
+  std::optional<ApiError> refusal;  // answer this instead of routing
+  std::string request_id;           // the client's X-Request-Id when usable, else a new one
+};
+
+EdgeRequest readEdgeRequest(FramedRequest&& framed, std::string client_ip);
+
+}  // namespace smsgw::api

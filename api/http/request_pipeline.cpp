@@ -1,0 +1,169 @@
+#include "api/http/request_pipeline.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+
+#include "api/http/auth.h"
+#include "api/http/error_body.h"
+#include "api/http/request_text.h"
+#include "db/error_text.h"
+#include "domain/api_key.h"
+#include "domain/errors.h"
+
+namespace smsgw::api {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool isJsonContentType(const std::string& content_type) {
+  std::string media = lower(content_type.substr(0, content_type.find(';')));
+  while (!media.empty() && std::isspace(static_cast<unsigned char>(media.back()))) media.pop_back();
+  return media == "application/json" ||
+         (media.starts_with("application/") && media.ends_with("+json"));
+}
+
+bool hasBodyMethod(const std::string& method) {
+  return method == "POST" || method == "PATCH" || method == "PUT";
+}
+
+bool isCsvContentType(const std::string& content_type) {
+  return lower(content_type.substr(0, content_type.find(';'))).starts_with("text/csv");
+}
+
+// Reads and validates the body the way Fastify would (its FST_ERR_* codes are the spec's).
+// Routes that take uploads also accept text/csv, left unparsed in raw_body.
+void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv) {
+  if (!hasBodyMethod(req.method)) return;
+  auto content_type = req.header("content-type");
+  bool json_type = content_type && isJsonContentType(*content_type);
+  bool empty = req.raw_body.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (empty) {
+    // Like Fastify: an empty body is no body, unless it claims to be JSON.
+    if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
+    return;
+  }
+  bool csv_upload = accepts_csv && content_type && isCsvContentType(*content_type);
+  if (!json_type && !csv_upload) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
+  if (csv_upload) {
+    if (!isValidUtf8(req.raw_body) || req.raw_body.find('\0') != std::string::npos)
+      throw validationError("body", "must be UTF-8 text without NUL characters");
+    return;
+  }
+  req.body = parseJsonBody(req.raw_body);
+}
+
+void checkAccountState(const Caller& caller, const RouteOptions& options) {
+  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
+      !options.handles_suspended_accounts) {
+    throw ApiError(ErrorCode::FORBIDDEN,
+                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
+                                                                    : "account_closed"}});
+  }
+  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
+      !options.allowed_before_payment) {
+    throw ApiError(ErrorCode::PAYMENT_REQUIRED);
+  }
+  if (options.permission && !options.permission->satisfiedBy(caller.permissions)) {
+    std::string letters;
+    for (char c : options.permission->any_of_letters) {
+      if (!letters.empty()) letters += " or ";
+      letters += options.permission->resource + ":" + c;
+    }
+    throw ApiError(ErrorCode::FORBIDDEN, {{"required_permission", letters}});
+  }
+}
+
+std::string joined(const std::vector<std::string>& methods) {
+  std::string out;
+  for (const auto& method : methods) out += (out.empty() ? "" : ", ") + method;
+  return out;
+}
+
+}  // namespace
+
+RequestPipeline::RequestPipeline(App& app, Router router)
+    : app_(app),
+      router_(std::move(router)),
+      per_account_(app.config.requests_per_second, std::chrono::seconds(1), app.clock),
+      per_address_(app.config.public_requests_per_minute, std::chrono::minutes(1), app.clock),
+      callers_(app.db, app.config.key_cache_ttl, app.config.key_cache_capacity) {}
+
+const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>& rate) {
+  auto match = router_.match(req.method, req.path);
+  if (!match.route && !match.allowed_methods.empty()) {
+    throw ApiError(ErrorCode::METHOD_NOT_ALLOWED, {{"allowed", match.allowed_methods}});
+  }
+  if (!match.route) throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
+  req.params = std::move(match.params);
+  const Route& route = *match.route;
+  if (!route.options.authenticated) {
+    if (route.options.limited_per_address) {
+      RateDecision decision = per_address_.hit("ip:" + req.client_ip);
+      if (!decision.allowed)
+        throw ApiError(ErrorCode::RATE_LIMITED, {{"limit_per_minute", decision.limit}},
+                       decision.retry_after_seconds);
+    }
+    readBody(req, app_.config.max_body_bytes, route.options.accepts_csv);
+    return route;
+  }
+  auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
+  if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
+  callers_.identify(req, *key, route.options.confirms_caller);
+  rate = per_account_.hit(req.caller->account_id);
+  if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
+  return route;
+}
+
+ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
+  size_t max_body = app_.config.max_body_bytes;
+  if (!route.options.authenticated) return route.handler(req);
+  // What depends on the caller is answered for the caller admit() found, which may be a kept
+  // guess: everything below is checked again if the guess turns out wrong.
+  auto serve = [&] {
+    readBody(req, max_body, route.options.accepts_csv);
+    checkAccountState(*req.caller, route.options);
+    return route.handler(req);
+  };
+  try {
+    return serve();
+  } catch (const CallerChanged&) {
+    callers_.lookUp(req, *presentedApiKey(req.header("authorization"), req.header("x-api-key")));
+  } catch (...) {
+    // A guessed caller was answered before its route confirmed it. The answer stands only if
+    // a lookup now finds the same caller; a revoked key answers 401 here instead.
+    if (!req.unconfirmed_key_hash) throw;
+    Caller guessed = *req.caller;
+    callers_.lookUp(req, *presentedApiKey(req.header("authorization"), req.header("x-api-key")));
+    if (*req.caller == guessed) throw;
+  }
+  // The guess was wrong (and its transaction rolled back): the route runs again as the caller
+  // the lookup found, so every answer is the one an uncached lookup would give.
+  return serve();
+}
+
+ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exception_ptr error) const {
+  try {
+    std::rethrow_exception(error);
+  } catch (const ApiError& e) {
+    auto response = ApiResponse::json(errorInfo(e.code()).http_status,
+                                      errorBody(e.code(), req.language, e.details()));
+    if (e.retryAfterSeconds())
+      response.headers.emplace_back("Retry-After", std::to_string(*e.retryAfterSeconds()));
+    if (e.code() == ErrorCode::METHOD_NOT_ALLOWED)
+      response.headers.emplace_back("Allow",
+                                    joined(e.details()["allowed"].get<std::vector<std::string>>()));
+    return response;
+  } catch (const std::exception& e) {
+    spdlog::error("request {} {} failed: {}", req.method, req.path, db::describeError(e));
+  } catch (...) {
+    spdlog::error("request {} {} failed with a non-standard exception", req.method, req.path);
+  }
+  return ApiResponse::json(500, errorBody(ErrorCode::INTERNAL_ERROR, req.language));
+}
+
+}  // namespace smsgw::api

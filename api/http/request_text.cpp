@@ -1,0 +1,81 @@
+#include "api/http/request_text.h"
+
+#include <utf8.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "domain/errors.h"
+
+namespace smsgw::api {
+namespace {
+
+struct TooDeep {};
+const std::string kWholeBody = "body";
+
+// The first string or key holding NUL, as a field path such as "rows[3].name" ("body" for the
+// body itself). The parser has capped the depth, so recursion here is bounded.
+std::optional<std::string> fieldWithNul(const nlohmann::json& value, const std::string& path) {
+  const std::string& here = path.empty() ? kWholeBody : path;
+  if (value.is_string()) {
+    if (value.get_ref<const std::string&>().find('\0') == std::string::npos) return std::nullopt;
+    return here;
+  }
+  if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (auto found = fieldWithNul(value[i], here + "[" + std::to_string(i) + "]")) return found;
+    }
+  } else if (value.is_object()) {
+    for (const auto& [key, item] : value.items()) {
+      // A key with NUL is named by its container: printing it would cut it short anyway.
+      if (key.find('\0') != std::string::npos) return here;
+      if (auto found = fieldWithNul(item, path.empty() ? key : path + "." + key)) return found;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+nlohmann::json parseJsonBody(std::string_view raw) {
+  using Event = nlohmann::json::parse_event_t;
+  auto depthCap = [](int depth, Event event, nlohmann::json&) {
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonDepth)
+      throw TooDeep{};
+    return true;
+  };
+  nlohmann::json body;
+  try {
+    body = nlohmann::json::parse(raw, depthCap, /*allow_exceptions=*/false);
+  } catch (const TooDeep&) {
+    throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY,
+                   {{"reason", "too_deep"}, {"max_depth", kMaxJsonDepth}});
+  }
+  if (body.is_discarded()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
+  if (auto field = fieldWithNul(body, ""))
+    throw validationError(*field, "must not contain the NUL character");
+  return body;
+}
+
+bool isValidUtf8(std::string_view text) {
+  return utf8::is_valid(text.begin(), text.end());
+}
+
+bool isCleanText(std::string_view text) {
+  bool controls = std::any_of(text.begin(), text.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && byte != '\t') || byte == 0x7F;
+  });
+  return !controls && isValidUtf8(text);
+}
+
+size_t utf8Length(std::string_view text) {
+  return static_cast<size_t>(utf8::unchecked::distance(text.begin(), text.end()));
+}
+
+bool isUsableRequestId(std::string_view value) {
+  return !value.empty() && value.size() <= 200 &&
+         std::all_of(value.begin(), value.end(), [](char c) { return c > 0x20 && c < 0x7F; });
+}
+
+}  // namespace smsgw::api

@@ -1,0 +1,21 @@
+#include "db/error_text.h"
+
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/soci.h>
+
+namespace smsgw::db {
+
+std::string describeError(const std::exception& error) {
+  const auto* sql_error = dynamic_cast<const soci::soci_error*>(&error);
+  if (!sql_error) return error.what();
+  std::string text = sql_error->get_error_message();  // without SOCI's statement and values
+  text = text.substr(0, text.find('\n'));             // without PostgreSQL's DETAIL lines
+  // "invalid input syntax for type uuid: "…"": the value is the client's.
+  if (size_t colon = text.rfind(": \""); colon != std::string::npos && text.ends_with('"'))
+    text = text.substr(0, colon) + ": \"…\"";
+  if (const auto* pg = dynamic_cast<const soci::postgresql_soci_error*>(&error))
+    text += " (SQLSTATE " + pg->sqlstate() + ")";
+  return text;
+}
+
+}  // namespace smsgw::db
