@@ -40,7 +40,11 @@ api::ApiConfig loadConfig() {
   config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
   config.webhook_timeout = std::chrono::milliseconds(env::getInt("WEBHOOK_TIMEOUT_MS", 10000));
   config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
-  config.carrier_callback_secret = env::get("CARRIER_CALLBACK_SECRET", "sim-callback-secret");
+  config.carrier_callback_secret = env::secret("CARRIER_CALLBACK_SECRET", kSimulatorCallbackSecret);
+  config.verification_code_secret =
+      env::secret("VERIFICATION_CODE_SECRET", "local-verification-code-secret");
+  config.owner_code_resend_seconds =
+      env::getInt("OWNER_CODE_RESEND_SECONDS", config.owner_code_resend_seconds);
   config.send_policy = SendPolicy::fromEnvironment();
   return config;
 }
@@ -55,9 +59,7 @@ int main() {
     db::Database db(env::databaseUrl(), static_cast<size_t>(config.db_pool_size));
     topics::Producer producer(env::kafkaBrokers(), "smsgw-api");
     topics::OutboxRelay relay(db, producer);
-    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
-                               env::get("CARRIER_API_KEY", "sim-key"),
-                               std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+    HttpCarrierClient carrier(CarrierClientConfig::fromEnvironment());
     api::SandboxPaymentProvider payments;
     SystemClock clock;
     api::App app{db, relay, carrier, payments, clock, config};

@@ -2,9 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "domain/env.h"
 #include "domain/http_client.h"
 
 namespace smsgw {
+
+CarrierClientConfig CarrierClientConfig::fromEnvironment() {
+  return {env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
+          env::secret("CARRIER_API_KEY", kSimulatorApiKey),
+          std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))};
+}
 namespace {
 
 void readCarrierError(const std::string& body, CarrierSendResult& result) {

@@ -31,6 +31,20 @@ bool getBool(const char* name, bool fallback) {
   throw std::invalid_argument(std::string(name) + " must be true or false");
 }
 
+bool isLocalStack() {
+  return get("SMSGW_ENVIRONMENT", "production") == "local";
+}
+
+std::string secret(const char* name, std::string_view local_default) {
+  std::string value = get(name, local_default);
+  if (!isLocalStack() && value == local_default) {
+    throw std::invalid_argument(std::string(name) +
+                                " is unset or still the local stack's default; set the real "
+                                "secret (or SMSGW_ENVIRONMENT=local for a local stack)");
+  }
+  return value;
+}
+
 std::string kafkaBrokers() {
   std::string brokers = get("KAFKA_BROKERS", "");
   if (!brokers.empty()) return brokers;

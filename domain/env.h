@@ -13,6 +13,13 @@ bool getBool(const char* name, bool fallback);
 
 // The Kafka bootstrap list: KAFKA_BROKERS, else the first line of KAFKA_BOOTSTRAP_FILE
 // (written by the embedded broker launcher). Throws when neither is usable.
+// A local stack (ops/up, ops/test) sets SMSGW_ENVIRONMENT=local; anything else is production.
+bool isLocalStack();
+// A secret setting. A local stack may use `local_default` (the carrier simulator's, say); in
+// production, a process refuses to start when the secret is missing or still that default,
+// so it never runs with a value published in this repository. Throws std::invalid_argument.
+std::string secret(const char* name, std::string_view local_default);
+
 std::string kafkaBrokers();
 std::string databaseUrl();
 

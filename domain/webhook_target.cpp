@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 
 namespace smsgw {
@@ -37,21 +38,42 @@ std::optional<uint32_t> mappedV4(const in6_addr& a) {
          (uint32_t(a.s6_addr[14]) << 8) | a.s6_addr[15];
 }
 
-// 64:ff9b::/96, the well-known NAT64 prefix: a gateway would connect to the embedded IPv4.
-std::optional<uint32_t> nat64V4(const in6_addr& a) {
-  static const uint8_t kPrefix[12] = {0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
-  if (std::memcmp(a.s6_addr, kPrefix, sizeof kPrefix) != 0) return std::nullopt;
-  return (uint32_t(a.s6_addr[12]) << 24) | (uint32_t(a.s6_addr[13]) << 16) |
-         (uint32_t(a.s6_addr[14]) << 8) | a.s6_addr[15];
+uint32_t v4At(const in6_addr& a, int offset) {
+  return (uint32_t(a.s6_addr[offset]) << 24) | (uint32_t(a.s6_addr[offset + 1]) << 16) |
+         (uint32_t(a.s6_addr[offset + 2]) << 8) | a.s6_addr[offset + 3];
+}
+
+bool startsWith(const in6_addr& a, std::initializer_list<uint8_t> prefix) {
+  return std::equal(prefix.begin(), prefix.end(), a.s6_addr);
+}
+
+// IPv6 forms that carry an IPv4 address a gateway or the host itself would reach: the
+// well-known NAT64 prefix 64:ff9b::/96, SIIT's ::ffff:0:0/96 and 6to4's 2002::/16.
+std::optional<uint32_t> embeddedV4(const in6_addr& a) {
+  if (startsWith(a, {0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0})) return v4At(a, 12);
+  if (startsWith(a, {0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0})) return v4At(a, 12);
+  if (startsWith(a, {0x20, 0x02})) return v4At(a, 2);
+  return std::nullopt;
+}
+
+// Prefixes refused whole: IPv4-compatible ::a.b.c.d (::/96, deprecated, and read as IPv4 by
+// some stacks), local-use NAT64 64:ff9b:1::/48 (its IPv4 mapping is the network's own),
+// Teredo 2001::/32 (the peer's address is hidden), documentation 2001:db8::/32 and the discard
+// prefix 100::/64.
+bool inRefusedV6Prefix(const in6_addr& a) {
+  return startsWith(a, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}) ||
+         startsWith(a, {0, 0x64, 0xff, 0x9b, 0, 0x01}) || startsWith(a, {0x20, 0x01, 0, 0}) ||
+         startsWith(a, {0x20, 0x01, 0x0d, 0xb8}) || startsWith(a, {0x01, 0, 0, 0, 0, 0, 0, 0});
 }
 
 bool isInternalV6(const in6_addr& a, bool allow_loopback) {
   static const in6_addr kLoopback = IN6ADDR_LOOPBACK_INIT;
   static const in6_addr kAny = IN6ADDR_ANY_INIT;
   if (auto v4 = mappedV4(a)) return isInternalV4(*v4) && !(allow_loopback && isLoopbackV4(*v4));
-  if (auto v4 = nat64V4(a)) return isInternalV4(*v4);
+  if (auto v4 = embeddedV4(a)) return isInternalV4(*v4);
   if (std::memcmp(&a, &kLoopback, sizeof a) == 0) return !allow_loopback;
   if (std::memcmp(&a, &kAny, sizeof a) == 0) return true;
+  if (inRefusedV6Prefix(a)) return true;
   if ((a.s6_addr[0] & 0xFE) == 0xFC) return true;                          // unique local fc00::/7
   if (a.s6_addr[0] == 0xFE && (a.s6_addr[1] & 0xC0) == 0x80) return true;  // link-local fe80::/10
   if (a.s6_addr[0] == 0xFF) return true;                                   // multicast
@@ -98,6 +120,17 @@ std::optional<ParsedTarget> parseWebhookUrl(const std::string& url) {
   out.host = urlPart(handle.get(), CURLUPART_HOST);
   if (out.scheme != "http" && out.scheme != "https") return std::nullopt;
   if (out.host.empty()) return std::nullopt;
+  // Credentials would be sent to the customer's server with every event and shown back in the
+  // Webhook resource: refused.
+  if (!urlPart(handle.get(), CURLUPART_USER).empty() ||
+      !urlPart(handle.get(), CURLUPART_PASSWORD).empty())
+    return std::nullopt;
+  // A delivery connects to the address checked by pinning it for the host name libcurl looks
+  // up; for an internationalized name that is its punycode form, not the one written here, so
+  // the pin would not hold. Such a host is refused; its xn-- form is accepted.
+  bool ascii = std::all_of(out.host.begin(), out.host.end(),
+                           [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii || out.host.find('%') != std::string::npos) return std::nullopt;
   if (out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
   std::string port = urlPart(handle.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
   out.port = port.empty() ? 0 : std::stoi(port);

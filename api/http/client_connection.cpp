@@ -42,7 +42,6 @@ void ClientConnection::closeAfterPendingAnswer() {
 void ClientConnection::answered(bool keep_alive, Clock::time_point now) {
   std::lock_guard lock(mutex_);
   if (unanswered_ > 0) unanswered_--;
-  answer_pending_ = false;
   idle_since_ = now;
   if (!keep_alive || close_after_answer_) closeLocked(now);
 }

@@ -43,12 +43,22 @@ class ClientConnection {
   std::vector<RequestFramer::Event> read(std::string_view bytes, Clock::time_point now);
   int httpMinor() const;
 
-  // A request is answered off the reactor: until answered(), anything pipelined behind it
-  // is dropped and the connection closes after that answer (RFC 9112 9.3.2: the client
-  // retries what was not answered).
+  // A request is answered off the reactor: until its answer is queued for writing, anything
+  // pipelined behind it is dropped and the connection closes after that answer (RFC 9112
+  // 9.3.2: the client sends again what was not answered). Answers leave in the order they are
+  // queued, so the next request may be read as soon as this one's answer is.
   void answerLater();
   bool answerPending() const;
   void closeAfterPendingAnswer();
+  // Queues an answer for writing: `write` runs under the connection's lock, so no request read
+  // meanwhile can take the answer for one still pending (and be dropped for it).
+  template <typename Write>
+  auto queueAnswer(Write write) {
+    std::lock_guard lock(mutex_);
+    auto queued = write();
+    answer_pending_ = false;
+    return queued;
+  }
   // An answer was written (or could not be): the connection now idles, or closes when the
   // request did not keep it alive or more requests came while it was pending.
   void answered(bool keep_alive, Clock::time_point now);

@@ -121,6 +121,7 @@ void accessLog(const Exchange& exchange, int status, size_t bytes_out) {
 void answer(Exchange& exchange, ApiResponse response) {
   auto peer = exchange.peer.lock();
   if (!peer) {  // the client left; nothing to write to
+    exchange.connection->queueAnswer([] { return 0; });
     exchange.connection->answered(false, std::chrono::steady_clock::now());
     return;
   }
@@ -142,7 +143,10 @@ void answer(Exchange& exchange, ApiResponse response) {
   auto code = static_cast<Http::Code>(response.status);
   auto connection = exchange.connection;
   bool keep_alive = exchange.keep_alive;
-  auto sent = with_body ? writer.send(code, body, MIME(Application, Json)) : writer.send(code);
+  // Answers leave in the order they are queued: behind earlier ones, ahead of later ones.
+  auto sent = connection->queueAnswer([&] {
+    return with_body ? writer.send(code, body, MIME(Application, Json)) : writer.send(code);
+  });
   sent.then([connection, keep_alive](
                 ssize_t) { connection->answered(keep_alive, std::chrono::steady_clock::now()); },
             [connection](std::exception_ptr&) {

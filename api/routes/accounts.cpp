@@ -3,6 +3,7 @@
 
 #include <regex>
 
+#include "api/http/request_text.h"
 #include "api/routes/json_rows.h"
 #include "api/routes/key_store.h"
 #include "api/routes/routes.h"
@@ -45,7 +46,8 @@ ApiResponse signup(App& app, ApiRequest& req) {
   std::string name = requireString(body, "name", 200);
   std::string email = requireEmail(body);
   std::string password = requireString(body, "password", 200);
-  if (password.size() < 10) throw validationError("password", "must be at least 10 characters");
+  if (utf8Length(password) < 10)
+    throw validationError("password", "must be at least 10 characters");
   if (optionalBool(body, "accept_terms") != true)
     throw validationError("accept_terms", "must be true");
 

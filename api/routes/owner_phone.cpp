@@ -1,5 +1,10 @@
 // Owner phone verification: a code by SMS from the platform's sender, then confirmation.
-// Codes are stored only as hashes, expire after 10 minutes and allow 5 attempts.
+// Codes expire after 10 minutes and allow 5 wrong tries, counted across resends: after the
+// fifth the code is locked until it expires, and no new one is sent meanwhile. An account that
+// has not paid can still ask for codes, so the texts are limited: one every 30 seconds
+// (OWNER_CODE_RESEND_SECONDS), 5 a day per account and 3 a day to one number, whoever asks.
+// A code is stored only as an HMAC under a server secret (VERIFICATION_CODE_SECRET): a dump of
+// the database alone does not give it back, as a plain hash of a six-digit code would.
 #include <fmt/format.h>
 #include <soci/soci.h>
 
@@ -14,10 +19,13 @@ namespace {
 
 constexpr int kMaxAttempts = 5;
 constexpr int kCodeLength = 6;
-constexpr int kResendAfterSeconds = 30;
+constexpr int kCodesPerAccountPerDay = 5;
+constexpr int kCodesPerNumberPerDay = 3;
 
-std::string codeHash(const std::string& account_id, const std::string& code) {
-  return crypto::sha256Hex(account_id + ":" + code);
+std::string codeHash(const App& app, const std::string& account_id, const E164& phone,
+                     const std::string& code) {
+  return crypto::hex(crypto::hmacSha256(app.config.verification_code_secret,
+                                        account_id + ":" + phone.str() + ":" + code));
 }
 
 std::string randomCode() {
@@ -44,31 +52,83 @@ void failForCarrier(const CarrierSendResult& result) {
   }
 }
 
+// Refuses a new code while the current one is locked, or when a limit on codes is reached;
+// each refusal says when to try again.
+void refuseWhileLimited(soci::session& sql, const App& app, const std::string& account_id,
+                        const E164& phone) {
+  int locked_for = 0;
+  sql << "SELECT greatest(0, ceil(extract(epoch FROM expires_at - now())))::int FROM "
+         "owner_phone_verifications WHERE account_id = :a AND attempts >= :max AND expires_at > "
+         "now()",
+      soci::use(account_id), soci::use(kMaxAttempts), soci::into(locked_for);
+  if (sql.got_data()) {
+    throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS, {{"reason", "code_locked"}},
+                   std::max(1, locked_for));
+  }
+  int recent = 0, by_account = 0, to_number = 0, account_wait = 0, number_wait = 0;
+  // Waits are the seconds until the oldest code of the day leaves the window.
+  sql << "WITH asked AS (SELECT :a::text AS account, :p::text AS phone, :resend::int AS resend) "
+         "SELECT count(*) FILTER (WHERE c.account_id = asked.account AND c.sent_at > now() - "
+         "make_interval(secs => asked.resend)), "
+         "count(*) FILTER (WHERE c.account_id = asked.account), "
+         "count(*) FILTER (WHERE c.phone_number = asked.phone), "
+         "coalesce(ceil(extract(epoch FROM min(c.sent_at) FILTER (WHERE c.account_id = "
+         "asked.account) + interval '1 day' - now())), 0)::int, "
+         "coalesce(ceil(extract(epoch FROM min(c.sent_at) FILTER (WHERE c.phone_number = "
+         "asked.phone) + interval '1 day' - now())), 0)::int "
+         "FROM asked LEFT JOIN owner_phone_codes_sent c ON (c.account_id = asked.account OR "
+         "c.phone_number = asked.phone) AND c.sent_at > now() - interval '1 day' GROUP BY "
+         "asked.resend",
+      soci::use(account_id), soci::use(phone.str()),
+      soci::use(app.config.owner_code_resend_seconds), soci::into(recent), soci::into(by_account),
+      soci::into(to_number), soci::into(account_wait), soci::into(number_wait);
+  if (recent) {
+    throw ApiError(ErrorCode::RATE_LIMITED, {{"reason", "code_recently_sent"}},
+                   app.config.owner_code_resend_seconds);
+  }
+  if (by_account >= kCodesPerAccountPerDay) {
+    throw ApiError(ErrorCode::RATE_LIMITED,
+                   {{"reason", "codes_per_account"}, {"limit", kCodesPerAccountPerDay}},
+                   std::max(1, account_wait));
+  }
+  if (to_number >= kCodesPerNumberPerDay) {
+    throw ApiError(ErrorCode::RATE_LIMITED,
+                   {{"reason", "codes_to_number"}, {"limit", kCodesPerNumberPerDay}},
+                   std::max(1, number_wait));
+  }
+}
+
 ApiResponse sendCode(App& app, const std::string& account_id, const E164& phone) {
   std::string code = randomCode();
   {
     db::Session sql(app.db);
-    int recent = 0;
-    *sql << "SELECT count(*) FROM owner_phone_verifications WHERE account_id = :a "
-            "AND created_at > now() - make_interval(secs => :s)",
-        soci::use(account_id), soci::use(kResendAfterSeconds), soci::into(recent);
-    if (recent)
-      throw ApiError(ErrorCode::RATE_LIMITED, {{"reason", "code_recently_sent"}},
-                     kResendAfterSeconds);
+    soci::transaction tx(*sql);
+    // One account's requests one at a time, so two at once cannot both pass the limits.
+    *sql << "SELECT id FROM accounts WHERE id = :a FOR UPDATE", soci::use(account_id);
+    refuseWhileLimited(*sql, app, account_id, phone);
+    // Counted before the carrier is asked: a text that may have gone out counts.
+    *sql << "DELETE FROM owner_phone_codes_sent WHERE sent_at < now() - interval '1 day'";
+    *sql << "INSERT INTO owner_phone_codes_sent (account_id, phone_number, sent_at) "
+            "VALUES (:a, :p, now())",
+        soci::use(account_id), soci::use(phone.str());
+    tx.commit();
   }
   std::string text =
       fmt::format("Your verification code is {0}. Votre code de vérification est {0}.", code);
   failForCarrier(app.carrier.sendMessage(app.config.platform_sender, phone.str(), text));
 
   db::Session sql(app.db);
-  std::string hash = codeHash(account_id, code);
+  std::string hash = codeHash(app, account_id, phone, code);
   std::string expires_at;
+  // Wrong tries carry over to the new code until the old one expired: a resend is no way
+  // around the five.
   *sql << "INSERT INTO owner_phone_verifications (account_id, phone_number, code_hash, expires_at) "
           "VALUES (:a, :p, :h, now() + interval '10 minutes') "
-          "ON CONFLICT (account_id) DO UPDATE SET phone_number = excluded.phone_number, code_hash "
-          "= excluded.code_hash, "
-          "attempts = 0, expires_at = excluded.expires_at, created_at = now() RETURNING "
-          "iso_ts(expires_at)",
+          "ON CONFLICT (account_id) DO UPDATE SET phone_number = excluded.phone_number, "
+          "code_hash = excluded.code_hash, attempts = CASE WHEN "
+          "owner_phone_verifications.expires_at > now() THEN owner_phone_verifications.attempts "
+          "ELSE 0 END, expires_at = excluded.expires_at, created_at = now() "
+          "RETURNING iso_ts(expires_at)",
       soci::use(account_id), soci::use(phone.str()), soci::use(hash), soci::into(expires_at);
   return ApiResponse::json(
       202, {{"status", "code_sent"}, {"phone_number", phone.str()}, {"expires_at", expires_at}});
@@ -89,7 +149,7 @@ ApiResponse confirmCode(App& app, const std::string& account_id, const E164& pho
     throw ApiError(ErrorCode::VERIFICATION_NOT_FOUND);
   if (attempts >= kMaxAttempts) throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS);
   if (expired) throw ApiError(ErrorCode::VERIFICATION_EXPIRED);
-  if (!crypto::constantTimeEquals(codeHash(account_id, code), stored_hash)) {
+  if (!crypto::constantTimeEquals(codeHash(app, account_id, phone, code), stored_hash)) {
     *sql << "UPDATE owner_phone_verifications SET attempts = attempts + 1 WHERE account_id = :a",
         soci::use(account_id);
     tx.commit();

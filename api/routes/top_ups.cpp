@@ -4,6 +4,8 @@
 // numbers suspended for want of funds commit together.
 #include <soci/soci.h>
 
+#include <optional>
+
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
@@ -40,6 +42,19 @@ ApiResponse answerFor(soci::session& sql, const std::string& id) {
   return ApiResponse::json(201, resource);
 }
 
+// The answer a top-up already made with this Idempotency-Key gave, if there is one.
+std::optional<ApiResponse> replayOf(soci::session& sql, const std::string& account_id,
+                                    const std::string& idempotency_key, long long amount) {
+  std::string existing_id;
+  long long existing_amount = 0;
+  sql << "SELECT id, amount_cents FROM top_ups WHERE account_id = :a AND idempotency_key = :k",
+      soci::use(account_id), soci::use(idempotency_key), soci::into(existing_id),
+      soci::into(existing_amount);
+  if (!sql.got_data()) return std::nullopt;
+  if (existing_amount != amount) throw ApiError(ErrorCode::IDEMPOTENCY_KEY_REUSED);
+  return answerFor(sql, existing_id);
+}
+
 ApiResponse createTopUp(App& app, ApiRequest& req) {
   requireOwnAccountPath(req);
   if (!req.who().live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
@@ -59,21 +74,21 @@ ApiResponse createTopUp(App& app, ApiRequest& req) {
     db::Session sql(app.db);
     soci::transaction tx(*sql);
     if (!idempotency_key.empty()) {
-      std::string existing_id;
-      long long existing_amount = 0;
-      *sql << "SELECT id, amount_cents FROM top_ups WHERE account_id = :a AND idempotency_key = :k",
-          soci::use(account_id), soci::use(idempotency_key), soci::into(existing_id),
-          soci::into(existing_amount);
-      if (sql->got_data()) {
-        if (existing_amount != amount) throw ApiError(ErrorCode::IDEMPOTENCY_KEY_REUSED);
-        return answerFor(*sql, existing_id);
-      }
+      if (auto replay = replayOf(*sql, account_id, idempotency_key, amount)) return *replay;
     }
     soci::indicator key_ind = idempotency_key.empty() ? soci::i_null : soci::i_ok;
+    std::string inserted;
+    // A concurrent top-up with the same key inserted first: this one waits for it to commit,
+    // inserts nothing, and answers as a replay of it.
     *sql << "INSERT INTO top_ups (id, account_id, amount_cents, status, provider, idempotency_key) "
-            "VALUES (:id, :account, :amount, 'PENDING', :provider, :key)",
+            "VALUES (:id, :account, :amount, 'PENDING', :provider, :key) "
+            "ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id",
         soci::use(id), soci::use(account_id), soci::use(amount), soci::use(provider),
-        soci::use(idempotency_key, key_ind);
+        soci::use(idempotency_key, key_ind), soci::into(inserted);
+    if (!sql->got_data()) {
+      tx.rollback();
+      return *replayOf(*sql, account_id, idempotency_key, amount);
+    }
     *sql << "UPDATE accounts SET payment_customer_id = COALESCE(payment_customer_id, 'cus_' || :p "
             "|| '_' || id) "
             "WHERE id = :id RETURNING payment_customer_id",

@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "api/http/request_text.h"
 #include "domain/errors.h"
 
 namespace smsgw::api {
@@ -24,7 +25,7 @@ std::optional<std::string> optionalString(const nlohmann::json& body, const char
   if (!body.contains(field) || body[field].is_null()) return std::nullopt;
   if (!body[field].is_string()) throw validationError(field, "must be a string");
   const auto& value = body[field].get_ref<const std::string&>();
-  if (value.size() > max_length)
+  if (utf8Length(value) > max_length)  // characters, not bytes: "é" is one
     throw validationError(field, fmt::format("must be at most {} characters", max_length));
   return value;
 }

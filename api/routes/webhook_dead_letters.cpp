@@ -15,14 +15,15 @@ namespace {
 constexpr const char* kDeadLetterJson =
     "SELECT api_webhook_dead_letter(l)::text FROM webhook_dead_letters l WHERE l.id = :id";
 
-// The owner of a dead letter whose endpoint still exists.
-std::optional<std::string> ownerOf(soci::session& sql, const std::string& id) {
-  std::string owner;
-  sql << "SELECT l.account_id FROM webhook_dead_letters l JOIN webhooks w ON w.id = l.webhook_id "
-         "WHERE l.id = :id AND w.deleted_at IS NULL",
-      soci::use(id), soci::into(owner);
-  if (!sql.got_data()) return std::nullopt;
-  return owner;
+// Checks that a dead letter whose endpoint still exists is the caller's, and of an endpoint
+// a TEST key may manage (only those TEST keys registered, which only get TEST events).
+void requireManagedDeadLetter(soci::session& sql, const ApiRequest& req, const std::string& id) {
+  std::string owner, mode;
+  sql << "SELECT l.account_id, w.mode FROM webhook_dead_letters l JOIN webhooks w ON "
+         "w.id = l.webhook_id WHERE l.id = :id AND w.deleted_at IS NULL",
+      soci::use(id), soci::into(owner), soci::into(mode);
+  requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, req.who().account_id);
+  if (!req.who().live() && mode != "TEST") throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
 }
 
 // Holds the dead letter for this replay; a concurrent replay (or a finished one) gets 409.
@@ -49,7 +50,7 @@ ApiResponse replayDeadLetter(App& app, ApiRequest& req) {
   workers::OwedDelivery owed;
   {
     db::Session sql(app.db);
-    requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
+    requireManagedDeadLetter(*sql, req, id);
     std::string status = workers::accountStatus(*sql, req.who().account_id);
     if (!workers::deliversFor(status))
       throw ApiError(ErrorCode::ACCOUNT_SUSPENDED, {{"account_status", status}});
@@ -83,7 +84,7 @@ ApiResponse replayDeadLetter(App& app, ApiRequest& req) {
 ApiResponse deleteDeadLetter(App& app, ApiRequest& req) {
   const auto& id = req.params.at("id");
   db::Session sql(app.db);
-  requireOwnedBy(ownerOf(*sql, id), req.who().account_id);
+  requireManagedDeadLetter(*sql, req, id);
   *sql << "DELETE FROM webhook_dead_letters WHERE id = :id", soci::use(id);
   return ApiResponse::noContent();
 }

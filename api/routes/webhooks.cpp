@@ -29,7 +29,9 @@ std::string requireUrl(const nlohmann::json& body, bool allow_loopback) {
     case TargetVerdict::Allowed:
       return url;
     case TargetVerdict::InvalidUrl:
-      throw validationError("url", "must be an absolute http or https URL");
+      throw validationError("url",
+                            "must be an absolute http or https URL without credentials, with an "
+                            "internationalized host in its xn-- form");
     case TargetVerdict::NotHttps:
       throw validationError("url", "must be an https URL");
     case TargetVerdict::Unresolvable:
@@ -60,18 +62,15 @@ nlohmann::json requireEvents(const nlohmann::json& body) {
   return out;
 }
 
-std::optional<std::string> ownerOf(soci::session& sql, const std::string& id) {
-  std::string owner;
-  sql << "SELECT account_id FROM webhooks WHERE id = :id AND deleted_at IS NULL", soci::use(id),
-      soci::into(owner);
-  if (!sql.got_data()) return std::nullopt;
-  return owner;
-}
-
-// The path's webhook, checked to be the caller's.
+// The path's webhook, checked to be the caller's, and one a TEST key may manage: a TEST key
+// manages only the endpoints TEST keys registered (DESIGN.md "Modes and platform texts").
 const std::string& ownedWebhook(soci::session& sql, ApiRequest& req) {
   const auto& id = req.params.at("id");
-  requireOwnedBy(ownerOf(sql, id), req.who().account_id);
+  std::string owner, mode;
+  sql << "SELECT account_id, mode FROM webhooks WHERE id = :id AND deleted_at IS NULL",
+      soci::use(id), soci::into(owner), soci::into(mode);
+  requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, req.who().account_id);
+  if (!req.who().live() && mode != "TEST") throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   return id;
 }
 
@@ -92,9 +91,11 @@ ApiResponse createWebhook(App& app, ApiRequest& req) {
     throw ApiError(ErrorCode::WEBHOOK_LIMIT_REACHED, {{"limit", kMaxWebhooks}});
   std::string id = newId("wh");
   std::string secret = newWebhookSecret();
-  *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES (:id, :a, "
-          ":url, :events::jsonb, :s)",
-      soci::use(id), soci::use(account_id), soci::use(url), soci::use(events), soci::use(secret);
+  std::string mode(toString(req.who().mode));  // what the endpoint will receive
+  *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret, mode) VALUES (:id, "
+          ":a, :url, :events::jsonb, :s, :mode)",
+      soci::use(id), soci::use(account_id), soci::use(url), soci::use(events), soci::use(secret),
+      soci::use(mode);
   auto webhook = queryJson(*sql, kWebhookJson, id);
   tx.commit();
   (*webhook)["signing_secret"] = secret;
@@ -108,12 +109,12 @@ ApiResponse getWebhook(App& app, ApiRequest& req) {
 
 ApiResponse listWebhooks(App& app, ApiRequest& req) {
   db::Session sql(app.db);
-  return ApiResponse::json(
-      200, {{"data",
-             queryJsonArray(*sql,
-                            "SELECT api_webhook(w)::text FROM webhooks w WHERE "
-                            "w.account_id = :a AND w.deleted_at IS NULL ORDER BY w.created_at DESC",
-                            req.who().account_id)}});
+  // A LIVE key lists every endpoint, a TEST key those TEST keys registered.
+  std::string sql_text =
+      "SELECT api_webhook(w)::text FROM webhooks w WHERE w.account_id = :a AND w.deleted_at IS "
+      "NULL" +
+      std::string(req.who().live() ? "" : " AND w.mode = 'TEST'") + " ORDER BY w.created_at DESC";
+  return ApiResponse::json(200, {{"data", queryJsonArray(*sql, sql_text, req.who().account_id)}});
 }
 
 // Turns the endpoint on again: no streak, nothing missed is resent (spec "Webhook endpoint").

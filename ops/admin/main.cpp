@@ -116,9 +116,7 @@ int main(int argc, char** argv) {
     StaffClock clock(now_text.empty() ? std::nullopt
                                       : std::optional(requireIso(now_text, "--now")));
     db::Database db(database_url, 1);
-    HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
-                               env::get("CARRIER_API_KEY", "sim-key"),
-                               std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+    HttpCarrierClient carrier(CarrierClientConfig::fromEnvironment());
     LogMailer mailer;
     admin::Staff staff{db, carrier, mailer, clock};
 

@@ -121,6 +121,8 @@ stop() {
 }
 
 service_env() {
+  # A local stack may use the simulator's published secrets; production processes refuse them.
+  export SMSGW_ENVIRONMENT=local
   export DATABASE_URL; DATABASE_URL="$(database_url)"
   export KAFKA_BOOTSTRAP_FILE="$BOOTSTRAP_FILE"
   export API_HOST="$SMSGW_BIND_HOST" API_PORT

@@ -241,3 +241,77 @@ TEST(Accounts, CarrierFailureWhileSendingTheCodeIsReported) {
   EXPECT_EQ(reply.status, 503);
   EXPECT_EQ(reply.body["code"], "CARRIER_UNAVAILABLE");
 }
+
+namespace {
+
+// ops/test lets an account ask for a new owner code every second (OWNER_CODE_RESEND_SECONDS).
+void waitOutTheResendInterval() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+}
+
+Reply askForCode(HttpTestClient& api, const TestAccount& account, const std::string& phone) {
+  return api.call("POST", "/v1/accounts/" + account.id + "/phone-verification",
+                  bearer(account.live_key), {{"phone_number", phone}});
+}
+
+}  // namespace
+
+TEST(Accounts, OwnerCodesAreLimitedPerNumberAndPerAccountWhoeverAsks) {
+  HttpTestClient api(apiUrl());
+  TestAccount first = signUp(api);
+  TestAccount second = signUp(api);
+  std::string victim = randomSubscriber("604");
+  for (int i = 0; i < 3; ++i) {
+    if (i) waitOutTheResendInterval();
+    ASSERT_EQ(askForCode(api, first, victim).status, 202);
+  }
+  waitOutTheResendInterval();
+  Reply fourth = askForCode(api, first, victim);
+  EXPECT_EQ(fourth.status, 429);
+  EXPECT_EQ(fourth.body["code"], "RATE_LIMITED");
+  EXPECT_EQ(fourth.body["details"]["reason"], "codes_to_number");
+  EXPECT_GT(std::stoi(fourth.header("retry-after")), 3600) << "the oldest leaves in about a day";
+  Reply other_account = askForCode(api, second, victim);
+  EXPECT_EQ(other_account.body["details"]["reason"], "codes_to_number");
+
+  for (int i = 0; i < 2; ++i) {  // codes four and five of the first account
+    waitOutTheResendInterval();
+    ASSERT_EQ(askForCode(api, first, randomSubscriber("604")).status, 202);
+  }
+  waitOutTheResendInterval();
+  Reply sixth = askForCode(api, first, randomSubscriber("604"));
+  EXPECT_EQ(sixth.status, 429);
+  EXPECT_EQ(sixth.body["details"]["reason"], "codes_per_account");
+}
+
+TEST(Accounts, WrongTriesOutliveAResendAndALockedCodeIsNeitherResentNorAccepted) {
+  HttpTestClient api(apiUrl());
+  HttpTestClient sim(simUrl());
+  TestAccount account = signUp(api);
+  std::string phone = randomSubscriber("604");
+  std::string path = "/v1/accounts/" + account.id + "/phone-verification";
+  auto tryCode = [&](const std::string& code) {
+    return api.call("POST", path, bearer(account.live_key),
+                    {{"phone_number", phone}, {"code", code}});
+  };
+  ASSERT_EQ(askForCode(api, account, phone).status, 202);
+  for (int i = 0; i < 3; ++i) tryCode("abcdef");
+  waitOutTheResendInterval();
+  ASSERT_EQ(askForCode(api, account, phone).status, 202);
+  Reply fourth = tryCode("abcdef");
+  EXPECT_EQ(fourth.body["details"]["attempts_remaining"], 1) << "three wrong tries came before";
+  EXPECT_EQ(tryCode("abcdef").body["code"], "VERIFICATION_MAX_ATTEMPTS");
+
+  std::string text =
+      sim.call("GET", "/sim/messages?to=%2B" + phone.substr(1)).body["data"][0]["text"];
+  std::smatch code;
+  ASSERT_TRUE(std::regex_search(text, code, std::regex(R"((\d{6}))")));
+  Reply right_but_locked = tryCode(code[1].str());
+  EXPECT_EQ(right_but_locked.status, 429);
+  EXPECT_EQ(right_but_locked.body["code"], "VERIFICATION_MAX_ATTEMPTS");
+  waitOutTheResendInterval();
+  Reply resend = askForCode(api, account, phone);
+  EXPECT_EQ(resend.status, 429);
+  EXPECT_EQ(resend.body["details"]["reason"], "code_locked");
+  EXPECT_FALSE(resend.header("retry-after").empty());
+}

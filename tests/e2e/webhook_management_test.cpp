@@ -12,35 +12,13 @@
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 #include "tests/support/webhook_receiver.h"
+#include "tests/support/webhooks.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct Endpoint {
-  std::string id;
-  std::string secret;
-};
-
-Endpoint registerEndpoint(HttpTestClient& api, const TestAccount& account, const std::string& url,
-                          nlohmann::json events = {"message.queued"}) {
-  Reply created = api.call("POST", "/v1/webhooks", bearer(account.test_key),
-                           {{"url", url}, {"events", events}});
-  EXPECT_EQ(created.status, 201) << created.raw_body;
-  return {created.body.value("id", ""), created.body.value("signing_secret", "")};
-}
-
-// A TEST send raises message.queued at once.
-void sendTestMessage(HttpTestClient& api, const TestAccount& account) {
-  Reply sent = api.call("POST", "/v1/messages", bearer(account.test_key),
-                        {{"from", "+14165550100"},
-                         {"to", "+14162220124"},
-                         {"body", "hi"},
-                         {"skip_consent_check", true}});
-  ASSERT_EQ(sent.status, 201) << sent.raw_body;
-}
 
 // Runs the reference library (tests/e2e/standardwebhooks/verify.mjs) on one delivery.
 std::string verifyWithStandardWebhooks(const std::string& secret, const ReceivedRequest& request) {
@@ -220,23 +198,8 @@ TEST(WebhookManagement, EventsOwedToASwitchedOffEndpointAreDeadLettersToReplay) 
 // A switched-off endpoint's owed event as a dead letter; returns its replay path.
 std::string deadLetterReplayPath(HttpTestClient& api, const TestAccount& account,
                                  WebhookReceiver& receiver) {
-  Endpoint endpoint = registerEndpoint(api, account, receiver.url());
-  sendTestMessage(api, account);
-  EXPECT_EQ(receiver.waitFor(1, 30s).size(), 1u);
-  std::string path = "/v1/webhooks/" + endpoint.id;
-  nlohmann::json letters;
-  for (int i = 0; i < 50 && letters.empty(); ++i) {
-    // The failed attempt must be settled (owed) before the switch-off turns it into a letter.
-    if (api.call("GET", path, bearer(account.test_key)).body["failed_events"] == 1) {
-      api.call("PATCH", path, bearer(account.test_key), {{"active", false}});
-      letters = api.call("GET", path + "/dead-letters", bearer(account.test_key)).body["data"];
-    }
-    if (letters.empty()) std::this_thread::sleep_for(100ms);
-  }
-  EXPECT_EQ(letters.size(), 1u);
-  return letters.empty()
-             ? ""
-             : "/v1/webhooks/dead-letters/" + letters[0]["id"].get<std::string>() + "/replay";
+  auto paths = deadLetterReplayPaths(api, account, receiver, 1);
+  return paths.empty() ? "" : paths[0];
 }
 
 TEST(WebhookManagement, ASuspendedAccountsDeadLettersWaitForItsReinstatement) {
@@ -259,3 +222,55 @@ TEST(WebhookManagement, ASuspendedAccountsDeadLettersWaitForItsReinstatement) {
 }
 
 }  // namespace
+
+TEST(WebhookManagement, TestKeysSeeAndManageOnlyTheEndpointsTestKeysRegistered) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUpAndFund(api);
+  WebhookReceiver live_receiver, test_receiver;
+  live_receiver.answerWith(ReceiverAnswer::Status, 500);
+  Reply live_created = api.call("POST", "/v1/webhooks", bearer(account.live_key),
+                                {{"url", live_receiver.url()}, {"events", {"message.queued"}}});
+  ASSERT_EQ(live_created.status, 201) << live_created.raw_body;
+  EXPECT_EQ(live_created.body["mode"], "LIVE");
+  Endpoint test_endpoint = registerEndpoint(api, account, test_receiver.url());
+  std::string live_path = "/v1/webhooks/" + live_created.body["id"].get<std::string>();
+
+  Reply test_list = api.call("GET", "/v1/webhooks", bearer(account.test_key));
+  ASSERT_EQ(test_list.body["data"].size(), 1u);
+  EXPECT_EQ(test_list.body["data"][0]["id"], test_endpoint.id);
+  EXPECT_EQ(test_list.body["data"][0]["mode"], "TEST");
+  EXPECT_EQ(api.call("GET", "/v1/webhooks", bearer(account.live_key)).body["data"].size(), 2u);
+  for (const auto& [method, path] :
+       std::vector<std::pair<std::string, std::string>>{{"GET", live_path},
+                                                        {"PATCH", live_path},
+                                                        {"DELETE", live_path},
+                                                        {"POST", live_path + "/rotate-secret"},
+                                                        {"POST", live_path + "/reactivate"},
+                                                        {"GET", live_path + "/deliveries"},
+                                                        {"GET", live_path + "/dead-letters"}}) {
+    Reply refused = api.call(method, path, bearer(account.test_key),
+                             method == "PATCH" ? nlohmann::json{{"active", false}} : nullptr);
+    EXPECT_EQ(refused.status, 403) << method << " " << path;
+    EXPECT_EQ(refused.body["code"], "LIVE_KEY_REQUIRED") << method << " " << path;
+  }
+
+  // A TEST send reaches both (a LIVE-created endpoint also gets TEST simulations). The LIVE
+  // endpoint fails it; switched off, it owes a dead letter a TEST key may not touch.
+  sendTestMessage(api, account);
+  ASSERT_EQ(test_receiver.waitFor(1, 30s).size(), 1u);
+  ASSERT_GE(live_receiver.waitFor(1, 30s).size(), 1u);
+  nlohmann::json letters;
+  for (int i = 0; i < 50 && letters.empty(); ++i) {
+    if (api.call("GET", live_path, bearer(account.live_key)).body["failed_events"] == 1) {
+      api.call("PATCH", live_path, bearer(account.live_key), {{"active", false}});
+      letters = api.call("GET", live_path + "/dead-letters", bearer(account.live_key)).body["data"];
+    }
+    if (letters.empty()) std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_EQ(letters.size(), 1u);
+  std::string letter = "/v1/webhooks/dead-letters/" + letters[0]["id"].get<std::string>();
+  EXPECT_EQ(api.call("POST", letter + "/replay", bearer(account.test_key)).body["code"],
+            "LIVE_KEY_REQUIRED");
+  EXPECT_EQ(api.call("DELETE", letter, bearer(account.test_key)).body["code"], "LIVE_KEY_REQUIRED");
+  EXPECT_EQ(api.call("DELETE", letter, bearer(account.live_key)).status, 204);
+}

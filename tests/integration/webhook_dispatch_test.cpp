@@ -6,6 +6,7 @@
 #include <soci/soci.h>
 
 #include <mutex>
+#include <thread>
 
 #include "domain/http_client.h"
 #include "domain/ids.h"
@@ -36,12 +37,15 @@ class WebhookDispatchTest : public ::testing::Test {
     config_.pool = {8, 2, 100};
   }
 
-  std::string addWebhook(const std::string& account, const std::string& url) {
+  // `mode`: of the key that registered it (LIVE-created endpoints get every event).
+  std::string addWebhook(const std::string& account, const std::string& url,
+                         const std::string& mode = "LIVE") {
     std::string id = newId("wh");
     secret_ = newWebhookSecret();
-    scratch_.exec("INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES ('" +
-                  id + "', '" + account + "', '" + url + "', '[\"message.sent\"]', '" + secret_ +
-                  "')");
+    scratch_.exec(
+        "INSERT INTO webhooks (id, account_id, url, events, signing_secret, mode) VALUES ('" + id +
+        "', '" + account + "', '" + url + "', '[\"message.sent\"]', '" + secret_ + "', '" + mode +
+        "')");
     return id;
   }
 
@@ -51,18 +55,20 @@ class WebhookDispatchTest : public ::testing::Test {
     return *dispatcher_;
   }
 
-  topics::Record raise(const std::string& account = "") {
+  topics::Record raise(const std::string& account = "", bool livemode = true) {
     topics::EventRecord event;
     event.type = "message.sent";
     event.account_id = account.empty() ? account_ : account;
-    event.livemode = true;
+    event.livemode = livemode;
     event.data = {{"message_id", newId("msg")}, {"status", "sent"}};
     db::Session sql(database_);
     std::string data = event.data.dump();
+    int live = livemode ? 1 : 0;
     *sql << "INSERT INTO events (id, account_id, type, livemode, data) VALUES "
-            "(gen_random_uuid(), :a, :t, true, :d::jsonb) RETURNING id::text, iso_ts(created_at)",
-        soci::use(event.account_id), soci::use(event.type), soci::use(data), soci::into(event.id),
-        soci::into(event.created);
+            "(gen_random_uuid(), :a, :t, :live::int::boolean, :d::jsonb) RETURNING id::text, "
+            "iso_ts(created_at)",
+        soci::use(event.account_id), soci::use(event.type), soci::use(live), soci::use(data),
+        soci::into(event.id), soci::into(event.created);
     return {"events", 0, 0, event.account_id, event.toJson().dump(), {}};
   }
 
@@ -107,6 +113,19 @@ class WebhookDispatchTest : public ::testing::Test {
   std::string account_, webhook_, secret_;
   std::unique_ptr<workers::Dispatcher> dispatcher_;  // last: goes first
 };
+
+TEST_F(WebhookDispatchTest, ATestCreatedEndpointGetsOnlyTestEventsALiveCreatedOneGetsBoth) {
+  WebhookReceiver test_receiver;
+  addWebhook(account_, test_receiver.url(), "TEST");
+  dispatch(raise(account_, /*livemode=*/true));
+  dispatch(raise(account_, /*livemode=*/false));
+  auto live_created = receiver_.waitFor(2, 5s);
+  ASSERT_EQ(live_created.size(), 2u);
+  auto test_created = test_receiver.waitFor(1, 5s);
+  ASSERT_EQ(test_created.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(test_created[0].body)["livemode"], false);
+  EXPECT_EQ(test_receiver.received(), 1u) << "dispatch() waited for every attempt it started";
+}
 
 TEST_F(WebhookDispatchTest, DeliversTheSignedEnvelopeOnceEvenWhenTheRecordComesTwice) {
   auto record = raise();

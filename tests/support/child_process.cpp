@@ -53,6 +53,20 @@ void ChildProcess::start() {
   }
 }
 
+std::optional<int> ChildProcess::waitForExit(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (running()) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
+    usleep(20'000);
+  }
+  return std::nullopt;
+}
+
 void ChildProcess::kill9() {
   if (!running()) return;
   ::kill(pid_, SIGKILL);

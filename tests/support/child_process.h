@@ -4,7 +4,9 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ class ChildProcess {
 
   void start();
   void kill9();  // SIGKILL and reap: the crash
+  // Its exit status once it has ended by itself, or nullopt if it still runs after `timeout`.
+  std::optional<int> waitForExit(std::chrono::milliseconds timeout);
   bool running() const { return pid_ > 0; }
 
  private:

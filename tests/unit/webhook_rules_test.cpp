@@ -87,11 +87,21 @@ TEST(WebhookTargets, InternalAddressesAreRefused) {
                               "::ffff:127.0.0.1",
                               "::ffff:10.0.0.1",
                               "::ffff:169.254.169.254",
-                              "64:ff9b::a00:1"}) {
+                              "64:ff9b::a00:1",
+                              "::7f00:1",             // IPv4-compatible 127.0.0.1
+                              "::808:808",            // IPv4-compatible, refused whatever it holds
+                              "64:ff9b:1::a00:1",     // local-use NAT64
+                              "::ffff:0:7f00:1",      // SIIT-translated 127.0.0.1
+                              "2002:7f00:1::1",       // 6to4 of 127.0.0.1
+                              "2002:a9fe:a9fe::1",    // 6to4 of the metadata address
+                              "2001:0:4136:e378::1",  // Teredo
+                              "2001:db8::1",          // documentation
+                              "100::1"}) {            // discard
+
     EXPECT_TRUE(isInternalAddress(address, false)) << address;
   }
-  for (const char* address :
-       {"8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8"}) {
+  for (const char* address : {"8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111",
+                              "::ffff:8.8.8.8", "2002:808:808::1", "64:ff9b::808:808"}) {
     EXPECT_FALSE(isInternalAddress(address, false)) << address;
   }
 }
@@ -110,6 +120,17 @@ TEST(WebhookTargets, ProductionRegistrationWantsHttps) {
   EXPECT_EQ(checkWebhookRegistration("https://localhost/h", false), TargetVerdict::PrivateAddress);
   EXPECT_EQ(checkWebhookRegistration("http://127.0.0.1:9/h", true), TargetVerdict::Allowed);
   EXPECT_EQ(checkWebhookRegistration("ftp://example.com/h", true), TargetVerdict::InvalidUrl);
+}
+
+TEST(WebhookTargets, CredentialsAndInternationalizedHostsAreRefused) {
+  EXPECT_FALSE(parseWebhookUrl("https://user:secret@example.com/x"));
+  EXPECT_FALSE(parseWebhookUrl("https://user@example.com/x"));
+  EXPECT_FALSE(
+      parseWebhookUrl("https://b\xc3\xbc"
+                      "cher.example/x"));                           // bücher.example
+  EXPECT_TRUE(parseWebhookUrl("https://xn--bcher-kva.example/x"));  // its punycode form
+  EXPECT_EQ(checkWebhookRegistration("https://user:pw@example.com/x", true),
+            TargetVerdict::InvalidUrl);
 }
 
 TEST(WebhookTargets, UrlsGiveTheirPort) {

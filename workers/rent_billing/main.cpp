@@ -9,9 +9,9 @@
 
 int main() {
   using namespace smsgw;
-  HttpCarrierClient carrier({env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
-                             env::get("CARRIER_API_KEY", "sim-key"),
-                             std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))});
+  auto carrier_config =
+      workers::configOrExit([] { return CarrierClientConfig::fromEnvironment(); });
+  HttpCarrierClient carrier(carrier_config);
   numbers::RentSettings settings;
   settings.grace_period = std::chrono::hours(24 * env::getInt("RENT_GRACE_DAYS", 7));
 

@@ -3,6 +3,8 @@
 // the producer, the outbox relay and the consume loop. Returns the process exit code.
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +38,18 @@ struct WorkerSpec {
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;
 };
+
+// A worker's own settings, read before runWorker: on a bad or missing one (a production
+// secret left at its local default, say) the process says why and exits 1.
+template <typename Read>
+auto configOrExit(Read read) {
+  try {
+    return read();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cannot start: %s\n", e.what());
+    std::exit(1);
+  }
+}
 
 // `make_handler` is called once per consume loop; each handler is used by one thread only.
 int runWorker(const WorkerSpec& spec,

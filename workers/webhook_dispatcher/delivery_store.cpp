@@ -242,10 +242,11 @@ std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::Eve
   // Asked for every event, so in one round trip: the rows come back as one JSON array, where a
   // rowset would PREPARE, EXECUTE and DEALLOCATE a statement of its own each time.
   std::string types = nlohmann::json::array({event.type}).dump(), at = formatIso(now), owed;
+  int livemode = event.livemode ? 1 : 0;
   sql << "SELECT coalesce(json_agg(o), '[]')::text FROM webhook_endpoints_owed(:a, "
-         ":types::jsonb, :e::uuid, :at::timestamptz) o",
-      soci::use(event.account_id), soci::use(types), soci::use(event.id), soci::use(at),
-      soci::into(owed);
+         ":types::jsonb, :e::uuid, :live::int::boolean, :at::timestamptz) o",
+      soci::use(event.account_id), soci::use(types), soci::use(event.id), soci::use(livemode),
+      soci::use(at), soci::into(owed);
   std::vector<WebhookEndpoint> endpoints;
   for (const auto& row : nlohmann::json::parse(owed)) {
     WebhookEndpoint endpoint{row.at("id"), row.at("url"), row.at("signing_secret"), std::nullopt};

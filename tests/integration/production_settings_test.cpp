@@ -1,0 +1,68 @@
+// Processes started outside a local stack refuse the carrier simulator's published secrets
+// (issue 19, item 9): a production deployment that forgot to set them must not start.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/child_process.h"
+
+using namespace smsgw::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Outcome {
+  std::optional<int> exit_status;
+  std::string output;
+};
+
+Outcome startInProduction(const std::string& binary, std::map<std::string, std::string> env) {
+  std::string log = ::testing::TempDir() + "production-settings-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log";
+  std::remove(log.c_str());
+  env["SMSGW_ENVIRONMENT"] = "production";
+  ChildProcess process(binary, {}, env, log);
+  process.start();
+  Outcome outcome{process.waitForExit(30s), ""};
+  std::stringstream text;
+  text << std::ifstream(log).rdbuf();
+  outcome.output = text.str();
+  return outcome;
+}
+
+}  // namespace
+
+TEST(ProductionSettings, TheApiRefusesTheSimulatorsCallbackSecret) {
+  auto outcome =
+      startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "a-real-key"},
+                                         {"CARRIER_CALLBACK_SECRET", "sim-callback-secret"},
+                                         {"VERIFICATION_CODE_SECRET", "a-real-secret"},
+                                         {"API_PORT", "0"}});
+  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
+  EXPECT_NE(*outcome.exit_status, 0);
+  EXPECT_NE(outcome.output.find("CARRIER_CALLBACK_SECRET"), std::string::npos) << outcome.output;
+}
+
+TEST(ProductionSettings, TheApiRefusesTheSimulatorsKeyAndAMissingCodeSecret) {
+  auto with_sim_key = startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "sim-key"},
+                                                         {"CARRIER_CALLBACK_SECRET", "real"},
+                                                         {"VERIFICATION_CODE_SECRET", "real"},
+                                                         {"API_PORT", "0"}});
+  ASSERT_TRUE(with_sim_key.exit_status);
+  EXPECT_NE(with_sim_key.output.find("CARRIER_API_KEY"), std::string::npos) << with_sim_key.output;
+  auto without_code_secret = startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "real"},
+                                                                {"CARRIER_CALLBACK_SECRET", "real"},
+                                                                {"VERIFICATION_CODE_SECRET", ""},
+                                                                {"API_PORT", "0"}});
+  ASSERT_TRUE(without_code_secret.exit_status);
+  EXPECT_NE(without_code_secret.output.find("VERIFICATION_CODE_SECRET"), std::string::npos)
+      << without_code_secret.output;
+}
+
+TEST(ProductionSettings, TheSenderRefusesTheSimulatorsKey) {
+  auto outcome = startInProduction(SMSGW_SENDER_PATH, {{"CARRIER_API_KEY", "sim-key"}});
+  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
+  EXPECT_EQ(*outcome.exit_status, 1);
+  EXPECT_NE(outcome.output.find("CARRIER_API_KEY"), std::string::npos) << outcome.output;
+}
