@@ -18,14 +18,15 @@ struct ApiConfig {
   std::string host = "127.0.0.1";
   int port = 8080;
   int threads = 4;
-  int db_pool_size = 8;
+  int db_pool_size = 12;                // by default threads + slow_lane_threads
   size_t max_body_bytes = 1024 * 1024;  // larger bodies answer 413 FST_ERR_CTP_BODY_TOO_LARGE
   size_t max_header_bytes = 32 * 1024;  // request line and headers; beyond: 431
   std::chrono::milliseconds header_timeout{10'000};      // a request's first byte to its headers
   std::chrono::milliseconds body_timeout{60'000};        // its headers to the end of its body
   std::chrono::milliseconds keep_alive_timeout{75'000};  // idle between requests
   int slow_lane_threads = 8;                             // slow_lane.h
-  int slow_requests_per_tenant = 4;
+  int slow_requests_per_tenant = 4;                      // running at once per account
+  int slow_requests_waiting_per_tenant = 32;             // behind those; one more answers 429
   int requests_per_second = 100;
   int public_requests_per_minute = 20;     // unauthenticated routes such as signup, per address
   std::chrono::seconds key_cache_ttl{60};  // callers of recent keys, for routes that confirm them

@@ -21,7 +21,6 @@ api::ApiConfig loadConfig() {
   config.host = env::get("API_HOST", config.host);
   config.port = env::getInt("API_PORT", config.port);
   config.threads = env::getInt("API_THREADS", config.threads);
-  config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.db_pool_size);
   config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
   config.public_requests_per_minute =
       env::getInt("API_PUBLIC_RATE_LIMIT_PER_MINUTE", config.public_requests_per_minute);
@@ -34,6 +33,11 @@ api::ApiConfig loadConfig() {
   config.slow_lane_threads = env::getInt("API_SLOW_LANE_THREADS", config.slow_lane_threads);
   config.slow_requests_per_tenant =
       env::getInt("API_SLOW_REQUESTS_PER_ACCOUNT", config.slow_requests_per_tenant);
+  config.slow_requests_waiting_per_tenant =
+      env::getInt("API_SLOW_WAITING_PER_ACCOUNT", config.slow_requests_waiting_per_tenant);
+  // Every reactor and slow-lane thread may hold a connection at once: none waits for a
+  // connection that another holds while it waits on the carrier.
+  config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.threads + config.slow_lane_threads);
   config.key_cache_ttl = std::chrono::seconds(env::getInt("API_KEY_CACHE_SECONDS", 60));
   config.max_body_bytes = static_cast<size_t>(
       env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));

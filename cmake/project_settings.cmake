@@ -15,6 +15,11 @@ if(SMSGW_SANITIZE)
   target_link_options(smsgw_sanitizers INTERFACE -fsanitize=address,undefined -fno-sanitize=vptr)
 endif()
 
+if(SMSGW_FUZZ)
+  # Coverage for libFuzzer in every library the fuzz target reaches.
+  target_compile_options(smsgw_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
 add_library(smsgw_settings INTERFACE)
 target_link_libraries(smsgw_settings INTERFACE smsgw_warnings smsgw_sanitizers)
 target_include_directories(smsgw_settings INTERFACE ${PROJECT_SOURCE_DIR})

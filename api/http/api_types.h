@@ -43,10 +43,16 @@ struct ApiRequest {
   std::optional<std::string> unconfirmed_key_hash;
   Language language = Language::English;
   std::string client_ip;
+  bool on_slow_lane = false;  // the route runs off the reactor threads (slow_lane.h)
 
   const Caller& who() const { return *caller; }
   std::optional<std::string> header(const std::string& lower_name) const;
 };
+
+// Thrown by a route that finds, before it has changed anything, that it must wait on something
+// slow after all (a send to a destination whose line type is not cached yet needs the
+// carrier's lookup): the edge runs the request again from the start on the slow lane.
+struct MoveToSlowLane {};
 
 struct ApiResponse {
   int status = 200;

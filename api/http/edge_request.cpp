@@ -77,7 +77,43 @@ void readTarget(const std::string& target, ApiRequest& req) {
   readQuery(field(UF_QUERY), req);
 }
 
+bool isJsonContentType(const std::string& content_type) {
+  std::string media = lower(content_type.substr(0, content_type.find(';')));
+  while (!media.empty() && std::isspace(static_cast<unsigned char>(media.back()))) media.pop_back();
+  return media == "application/json" ||
+         (media.starts_with("application/") && media.ends_with("+json"));
+}
+
+bool hasBodyMethod(const std::string& method) {
+  return method == "POST" || method == "PATCH" || method == "PUT";
+}
+
+bool isCsvContentType(const std::string& content_type) {
+  return lower(content_type.substr(0, content_type.find(';'))).starts_with("text/csv");
+}
+
 }  // namespace
+
+void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv) {
+  if (!hasBodyMethod(req.method)) return;
+  auto content_type = req.header("content-type");
+  bool json_type = content_type && isJsonContentType(*content_type);
+  bool empty = req.raw_body.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (empty) {
+    // Like Fastify: an empty body is no body, unless it claims to be JSON.
+    if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
+    return;
+  }
+  bool csv_upload = accepts_csv && content_type && isCsvContentType(*content_type);
+  if (!json_type && !csv_upload) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
+  if (csv_upload) {
+    if (!isValidUtf8(req.raw_body) || req.raw_body.find('\0') != std::string::npos)
+      throw validationError("body", "must be UTF-8 text without NUL characters");
+    return;
+  }
+  req.body = parseJsonBody(req.raw_body);
+}
 
 EdgeRequest readEdgeRequest(FramedRequest&& framed, std::string client_ip) {
   EdgeRequest out;

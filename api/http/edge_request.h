@@ -23,4 +23,9 @@ struct EdgeRequest {
 
 EdgeRequest readEdgeRequest(FramedRequest&& framed, std::string client_ip);
 
+// The body of a POST, PATCH or PUT, read the way Fastify would (its FST_ERR_* codes are the
+// spec's): JSON into req.body (request_text.h's limits), or for a route that takes uploads a
+// text/csv body left in raw_body once it is known to be UTF-8 without NUL. Throws ApiError.
+void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv);
+
 }  // namespace smsgw::api

@@ -30,7 +30,8 @@ struct ApiServer::Dispatch {
   Dispatch(App& a, Router router)
       : app(a),
         pipeline(a, std::move(router)),
-        slow_lane({a.config.slow_lane_threads, a.config.slow_requests_per_tenant, 256}),
+        slow_lane({a.config.slow_lane_threads, a.config.slow_requests_per_tenant,
+                   a.config.slow_requests_waiting_per_tenant, 1024}),
         sweeper(std::chrono::milliseconds(250)),
         framer_limits{a.config.max_header_bytes, a.config.max_body_bytes, a.config.header_timeout,
                       a.config.body_timeout},
@@ -243,7 +244,13 @@ class Handler final : public Http::Handler {
       if (exchange.edge.refusal) throw *exchange.edge.refusal;
       const Route& route = pipeline.admit(req, exchange.rate);
       if (route.options.slow) return runOnSlowLane(std::move(exchange), route);
-      return answer(exchange, pipeline.run(req, route));
+      ApiResponse response;
+      try {
+        response = pipeline.run(req, route);
+      } catch (const MoveToSlowLane&) {
+        return runOnSlowLane(std::move(exchange), route);
+      }
+      return answer(exchange, std::move(response));
     } catch (...) {
       return answer(exchange, pipeline.answerForError(req, std::current_exception()));
     }
@@ -253,6 +260,7 @@ class Handler final : public Http::Handler {
     const ApiRequest& req = exchange.edge.request;
     std::string tenant = req.caller ? req.caller->account_id : "ip:" + req.client_ip;
     auto shared = std::make_shared<Exchange>(std::move(exchange));
+    shared->edge.request.on_slow_lane = true;
     shared->connection->answerLater();
     auto dispatch = dispatch_;
     auto job = [dispatch, shared, &route] {
@@ -267,10 +275,12 @@ class Handler final : public Http::Handler {
     };
     auto admission = dispatch_->slow_lane.submit(tenant, std::move(job));
     if (admission == SlowLane::Admission::Accepted) return;
+    const SlowLaneLimits& limits = dispatch_->slow_lane.limits();
     ApiError refusal = admission == SlowLane::Admission::TenantBusy
                            ? ApiError(ErrorCode::RATE_LIMITED,
                                       {{"reason", "too_many_slow_requests"},
-                                       {"limit", dispatch_->slow_lane.perTenant()}},
+                                       {"running", limits.running_per_tenant},
+                                       {"waiting", limits.waiting_per_tenant}},
                                       1)
                            : ApiError(ErrorCode::SERVICE_UNAVAILABLE, {{"reason", "busy"}}, 1);
     answer(*shared, dispatch_->pipeline.answerForError(shared->edge.request,

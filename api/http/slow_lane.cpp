@@ -36,17 +36,30 @@ void SlowLane::stop() {
 SlowLane::Admission SlowLane::submit(const std::string& tenant, std::function<void()> job) {
   {
     std::lock_guard lock(mutex_);
-    int& count = in_lane_[tenant];
-    if (count >= limits_.per_tenant) return Admission::TenantBusy;
-    if (stopping_ || queue_.size() >= limits_.queue) {
-      if (count == 0) in_lane_.erase(tenant);
-      return Admission::Full;
-    }
-    count++;
+    if (stopping_ || queue_.size() >= limits_.queue) return Admission::Full;
+    Tenant& counts = tenants_[tenant];
+    // Counted whole: a job a free thread has not picked up yet is not waiting behind the cap.
+    if (counts.running + counts.waiting >= limits_.running_per_tenant + limits_.waiting_per_tenant)
+      return Admission::TenantBusy;
+    counts.waiting++;
     queue_.push_back({tenant, std::move(job)});
   }
-  ready_.notify_one();
+  // Every worker looks: the one woken might find only jobs of a tenant already at its limit.
+  ready_.notify_all();
   return Admission::Accepted;
+}
+
+bool SlowLane::takeNext(Job& job) {
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    Tenant& counts = tenants_[it->tenant];
+    if (counts.running >= limits_.running_per_tenant) continue;
+    counts.waiting--;
+    counts.running++;
+    job = std::move(*it);
+    queue_.erase(it);
+    return true;
+  }
+  return false;
 }
 
 void SlowLane::work() {
@@ -55,14 +68,17 @@ void SlowLane::work() {
     Job job;
     {
       std::unique_lock lock(mutex_);
-      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and everything queued has run
-      job = std::move(queue_.front());
-      queue_.pop_front();
+      ready_.wait(lock, [&] { return takeNext(job) || (stopping_ && queue_.empty()); });
+      if (!job.run) return;  // stopping, and everything queued has run
     }
     job.run();
-    std::lock_guard lock(mutex_);
-    if (--in_lane_[job.tenant] == 0) in_lane_.erase(job.tenant);
+    {
+      std::lock_guard lock(mutex_);
+      Tenant& counts = tenants_[job.tenant];
+      counts.running--;
+      if (counts.running == 0 && counts.waiting == 0) tenants_.erase(job.tenant);
+    }
+    ready_.notify_all();  // a job of this tenant may run now
   }
 }
 

@@ -4,10 +4,11 @@
 // serves every connection it holds, so one slow request there stalls every other request on
 // it, whatever the account. Here they wait on threads of their own instead:
 // - at most `threads` run at once, at a lower CPU priority than the reactors;
-// - each tenant (an account, or a client address before authentication) may have at most
-//   `per_tenant` requests here at once, running or queued: one more is refused at once (the
-//   edge answers 429), so no account can hold every thread;
-// - at most `queue` wait; beyond that every tenant is refused (503) until some finish.
+// - each tenant (an account, or a client address before authentication) runs at most
+//   `running_per_tenant` at once, so no tenant holds every thread: its next ones wait while
+//   other tenants' run, oldest first among those allowed to run;
+// - each tenant may have `waiting_per_tenant` waiting; one more is refused at once
+//   (TenantBusy: the edge answers 429), and at most `queue` wait in all (Full: 503).
 // Thread-safe. stop() (or the destructor) runs what was queued, then joins; later submissions
 // are refused as Full.
 
@@ -24,8 +25,9 @@ namespace smsgw::api {
 
 struct SlowLaneLimits {
   int threads = 8;
-  int per_tenant = 4;
-  size_t queue = 256;
+  int running_per_tenant = 4;
+  int waiting_per_tenant = 32;
+  size_t queue = 1024;
 };
 
 class SlowLane {
@@ -40,20 +42,25 @@ class SlowLane {
   // Queues `job` unless the tenant or the lane is at its limit. A job must not throw.
   Admission submit(const std::string& tenant, std::function<void()> job);
   void stop();
-  int perTenant() const { return limits_.per_tenant; }
+  const SlowLaneLimits& limits() const { return limits_; }
 
  private:
   struct Job {
     std::string tenant;
     std::function<void()> run;
   };
+  struct Tenant {
+    int running = 0;
+    int waiting = 0;
+  };
+  bool takeNext(Job& job);  // under mutex_: the oldest job whose tenant may run one more
   void work();
 
   SlowLaneLimits limits_;
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> queue_;
-  std::unordered_map<std::string, int> in_lane_;  // per tenant: queued or running
+  std::unordered_map<std::string, Tenant> tenants_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

@@ -240,7 +240,9 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
   auto response = sendInTransaction(app, req, send, idempotency_key, fingerprint, {});
   if (response) return std::move(*response);
   // The destination's line type is not cached: asked now, outside any transaction, and given
-  // to the second attempt, which therefore always answers.
+  // to the second attempt, which therefore always answers. The carrier may take seconds to
+  // answer, so the request waits for it on the slow lane, not on a reactor thread.
+  if (!req.on_slow_lane) throw MoveToSlowLane{};
   response =
       sendInTransaction(app, req, send, idempotency_key, fingerprint, lookUpLineType(app, send.to));
   return std::move(*response);
