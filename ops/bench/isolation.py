@@ -4,7 +4,7 @@
 Account A keeps 8 slow operations going: 4 loops replaying dead letters to an endpoint that
 never answers (each waits the 10 s webhook timeout) and 4 loops posting 10,000-row consent
 batches (CPU and database work). Account B reads GET /v1/accounts/me in a loop on one
-keep-alive connection. Rounds alternate: B alone, then B beside A's load. Printed per round:
+keep-alive connection, 50 a second. Rounds alternate: B alone, then B beside A's load. Printed per round:
 B's requests, p50 and p99 latency, and the API's CPU time (from /proc); then the medians of
 the alternating rounds. Everything goes to 127.0.0.1. Standard library only.
 """
@@ -95,11 +95,14 @@ def api_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def quick_reads(api, key, seconds):
+def quick_reads(api, key, seconds, rate):
+    """B's reads at a steady `rate` a second (under the 100 a second an account may make)."""
     conn = connect(api)
     latencies = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    start = time.monotonic()
+    for n in range(int(seconds * rate)):
+        due = start + n / rate
+        time.sleep(max(0.0, due - time.monotonic()))
         started = time.monotonic()
         status, _ = call(conn, "GET", "/v1/accounts/me", key)
         latencies.append((time.monotonic() - started) * 1000)
@@ -119,6 +122,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--batch-rows", type=int, default=10000)
+    parser.add_argument("--rate", type=int, default=50, help="B's reads per second")
     args = parser.parse_args()
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Endpoint)
@@ -156,7 +160,7 @@ def main():
                     t.start()
                 time.sleep(2)  # every slow loop under way
             cpu_before = api_cpu_seconds(args.api_pid)
-            latencies = quick_reads(args.api, quick_key, args.seconds)
+            latencies = quick_reads(args.api, quick_key, args.seconds, args.rate)
             cpu = api_cpu_seconds(args.api_pid) - cpu_before
             stop.set()
             for t in threads:

@@ -139,3 +139,34 @@ TEST(HttpEdge, MoreThanAHundredRequestsASecondAreRateLimited) {
   EXPECT_TRUE(saw_retry_after.load());
   EXPECT_GE(ok.load(), 100);
 }
+
+TEST(HttpEdge, MalformedAuthorizationIsUnauthorizedInTheSpecShape) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  const std::string key = account.test_key;
+  const Headers malformed[] = {
+      {{"Authorization", "Bearer"}},
+      {{"Authorization", "Bearer "}},
+      {{"Authorization", "bearer" + key}},
+      {{"Authorization", "Basic " + key}},
+      {{"Authorization", "Bearer " + key + "x"}},
+      {{"Authorization", "Bearer " + key.substr(0, key.size() - 1)}},
+      {{"Authorization", "Bearer mk_live_"}},
+      {{"Authorization", "Bearer mk_test_" + std::string(32, '!')}},
+      {{"Authorization", "Bearer mk_prod_" + key.substr(8)}},
+      {{"Authorization", "Bearer " + key + " " + key}},
+      {{"Authorization", "Bearer \"" + key + "\""}},
+      {{"Authorization", "Token " + key}},
+      {{"Authorization", std::string(4000, 'A')}},
+      {{"Authorization", "Bearer " + std::string(4000, 'a')}},
+      {{"X-API-Key", ""}},
+      {{"X-API-Key", "Bearer " + key}},
+      {{"X-API-Key", "mk_test_"}},
+      {{"X-API-Key", "%6Dk_test_"}},
+  };
+  for (const auto& headers : malformed) {
+    Reply reply = api.call("GET", "/v1/accounts/me", headers);
+    SCOPED_TRACE(headers[0].first + ": " + headers[0].second.substr(0, 40));
+    expectErrorBody(reply, 401, "UNAUTHORIZED");
+  }
+}
