@@ -130,6 +130,24 @@ TEST(HostileClient, PipelinedRequestsAreAllAnsweredInOrder) {
   }
 }
 
+TEST(HostileClient, ARequestPipelinedBehindASlowOneIsAnsweredInOrderOrTheConnectionCloses) {
+  // Signup runs on the slow lane; the read behind it must never overtake its answer, and is
+  // either answered after it or left to the client to send again once the connection closes.
+  RawHttpConnection connection(apiUrl(), ownLoopbackAddress());
+  connection.send(rawRequest("POST", "/v1/accounts", {{"Content-Type", "application/json"}}, "{}") +
+                  rawRequest("GET", "/health"));
+  auto first = connection.read();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->status, 422) << "the slow request's answer comes first";
+  auto second = connection.read(std::chrono::seconds(20));
+  if (second) {
+    EXPECT_EQ(second->status, 200);
+  } else {
+    EXPECT_TRUE(connection.closesWithin(std::chrono::seconds(20)))
+        << "not answered, so the connection must have closed";
+  }
+}
+
 TEST(HostileClient, ConnectionCloseAndHttp10ClientsGetTheirAnswerThenTheEnd) {
   RawHttpConnection closing(apiUrl());
   closing.send(rawRequest("GET", "/health", {{"Connection", "close"}}));
