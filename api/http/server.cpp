@@ -19,6 +19,10 @@ namespace smsgw::api {
 
 using namespace Pistache;
 
+// Requests waiting for the slow lane in all, whatever the account: each holds its body (up to
+// 1 MiB), so this also bounds the memory they take.
+constexpr size_t kSlowLaneQueue = 256;
+
 struct ApiServer::Dispatch {
   App& app;
   RequestPipeline pipeline;
@@ -31,7 +35,7 @@ struct ApiServer::Dispatch {
       : app(a),
         pipeline(a, std::move(router)),
         slow_lane({a.config.slow_lane_threads, a.config.slow_requests_per_tenant,
-                   a.config.slow_requests_waiting_per_tenant, 1024}),
+                   a.config.slow_requests_waiting_per_tenant, kSlowLaneQueue}),
         sweeper(std::chrono::milliseconds(250)),
         framer_limits{a.config.max_header_bytes, a.config.max_body_bytes, a.config.header_timeout,
                       a.config.body_timeout},

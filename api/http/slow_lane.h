@@ -27,7 +27,7 @@ struct SlowLaneLimits {
   int threads = 8;
   int running_per_tenant = 4;
   int waiting_per_tenant = 32;
-  size_t queue = 1024;
+  size_t queue = 256;
 };
 
 class SlowLane {
