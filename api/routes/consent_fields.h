@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "domain/clock.h"
-#include "workers/compliance/records.h"
+#include "services/compliance/records.h"
 
 namespace smsgw::api {
 

@@ -8,7 +8,7 @@
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
-#include "workers/compliance/consent_check.h"
+#include "services/compliance/consent_check.h"
 
 namespace smsgw::api {
 namespace {

@@ -10,8 +10,8 @@
 #include "domain/casl.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
-#include "workers/compliance/opt_in.h"
-#include "workers/compliance/platform_texts.h"
+#include "services/compliance/opt_in.h"
+#include "services/compliance/platform_texts.h"
 
 namespace smsgw::api {
 namespace {

@@ -7,7 +7,7 @@
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
-#include "workers/compliance/records.h"
+#include "services/compliance/records.h"
 
 namespace smsgw::api {
 namespace {

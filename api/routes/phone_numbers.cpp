@@ -1,5 +1,5 @@
 // Phone numbers the account holds: provision (charge, carrier order, settle), list, read and
-// release. The lifecycle itself lives in workers/numbers, shared with the rent-billing worker
+// release. The lifecycle itself lives in services/numbers, shared with the rent-billing worker
 // and smsgw-admin; these handlers validate and translate outcomes into the spec's answers.
 #include <soci/soci.h>
 
@@ -7,8 +7,8 @@
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
-#include "workers/numbers/purchase.h"
-#include "workers/numbers/release.h"
+#include "services/numbers/purchase.h"
+#include "services/numbers/release.h"
 
 namespace smsgw::api {
 namespace {

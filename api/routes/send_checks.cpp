@@ -6,7 +6,7 @@
 #include "api/routes/sending_number.h"
 #include "domain/destinations.h"
 #include "domain/errors.h"
-#include "workers/messaging/protection.h"
+#include "services/messaging/protection.h"
 
 namespace smsgw::api {
 namespace {

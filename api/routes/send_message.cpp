@@ -16,11 +16,11 @@
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
+#include "services/compliance/consent_check.h"
+#include "services/messaging/charges.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
-#include "workers/compliance/consent_check.h"
-#include "workers/messaging/charges.h"
 
 namespace smsgw::api {
 namespace {
@@ -117,7 +117,7 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
   std::string mode(toString(caller.mode));
   std::string consent = m.consent_type;
   soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
-  std::string charge_reference = workers::chargeReference(m.id, m.attempt);
+  std::string charge_reference = messaging::chargeReference(m.id, m.attempt);
   std::string charge_description =
       "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)";
   int queue_again_flag = queue_again ? 1 : 0;

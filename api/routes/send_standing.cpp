@@ -57,7 +57,7 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
   s.sender.account_verified = n.verified_ind == soci::i_ok && n.verified != 0;
   if (n.paused_ind == soci::i_ok) {
     s.sender.pause =
-        workers::SendingPause{n.paused_until, n.reason_ind == soci::i_ok ? n.pause_reason : ""};
+        messaging::SendingPause{n.paused_until, n.reason_ind == soci::i_ok ? n.pause_reason : ""};
   }
   s.consent.opted_out = n.opted_out != 0;
   s.consent.lapsed = n.lapsed != 0;

@@ -13,8 +13,8 @@
 #include "domain/clock.h"
 #include "domain/phone.h"
 #include "domain/send_policy.h"
-#include "workers/compliance/consent_check.h"
-#include "workers/messaging/protection.h"
+#include "services/compliance/consent_check.h"
+#include "services/messaging/protection.h"
 
 namespace smsgw::api {
 
@@ -29,7 +29,7 @@ struct KnownDestination {
 struct LiveSenderStanding {
   SendingNumberStanding number;
   bool account_verified = false;
-  std::optional<workers::SendingPause> pause;
+  std::optional<messaging::SendingPause> pause;
 };
 
 // Every count the send limits need, and the outbound part price.

@@ -12,7 +12,7 @@
 #include "db/ledger.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
-#include "workers/numbers/rent.h"
+#include "services/numbers/rent.h"
 
 namespace smsgw::api {
 namespace {

@@ -7,7 +7,7 @@
 #include "api/routes/routes.h"
 #include "domain/errors.h"
 #include "domain/webhook_delivery.h"
-#include "workers/webhook_dispatcher/delivery_store.h"
+#include "services/webhooks/delivery_store.h"
 
 namespace smsgw::api {
 namespace {
@@ -28,8 +28,8 @@ void requireManagedDeadLetter(soci::session& sql, const ApiRequest& req, const s
 
 // Holds the dead letter for this replay; a concurrent replay (or a finished one) gets 409.
 // A hold older than a minute belongs to a replay that died, and is taken over.
-workers::OwedDelivery holdForReplay(soci::session& sql, const std::string& id, TimePoint now) {
-  workers::OwedDelivery owed;
+webhooks::OwedDelivery holdForReplay(soci::session& sql, const std::string& id, TimePoint now) {
+  webhooks::OwedDelivery owed;
   std::string payload;
   sql << "UPDATE webhook_dead_letters SET replay_started_at = now() WHERE id = :id AND "
          "replayed_at IS NULL AND (replay_started_at IS NULL OR replay_started_at < now() - "
@@ -39,7 +39,7 @@ workers::OwedDelivery holdForReplay(soci::session& sql, const std::string& id, T
       soci::into(owed.event.id), soci::into(owed.event.type), soci::into(payload);
   if (!sql.got_data()) throw ApiError(ErrorCode::DEAD_LETTER_ALREADY_REPLAYED);
   owed.event.body = nlohmann::json::parse(payload).dump();
-  auto endpoint = workers::signingEndpoint(sql, owed.endpoint.id, now);
+  auto endpoint = webhooks::signingEndpoint(sql, owed.endpoint.id, now);
   if (!endpoint) throw ApiError(ErrorCode::NOT_FOUND);
   owed.endpoint = *endpoint;
   return owed;
@@ -47,12 +47,12 @@ workers::OwedDelivery holdForReplay(soci::session& sql, const std::string& id, T
 
 ApiResponse replayDeadLetter(App& app, ApiRequest& req) {
   const auto& id = req.params.at("id");
-  workers::OwedDelivery owed;
+  webhooks::OwedDelivery owed;
   {
     db::Session sql(app.db);
     requireManagedDeadLetter(*sql, req, id);
-    std::string status = workers::accountStatus(*sql, req.who().account_id);
-    if (!workers::deliversFor(status))
+    std::string status = webhooks::accountStatus(*sql, req.who().account_id);
+    if (!webhooks::deliversFor(status))
       throw ApiError(ErrorCode::ACCOUNT_SUSPENDED, {{"account_status", status}});
     owed = holdForReplay(*sql, id, app.clock.now());
   }
@@ -62,7 +62,7 @@ ApiResponse replayDeadLetter(App& app, ApiRequest& req) {
                      {app.config.webhook_timeout, app.config.allow_private_webhook_targets});
   db::Session sql(app.db);
   soci::transaction tx(*sql);
-  workers::recordReplayAttempt(*sql, owed, outcome, app.clock.now());
+  webhooks::recordReplayAttempt(*sql, owed, outcome, app.clock.now());
   if (outcome.success) {
     *sql << "UPDATE webhook_dead_letters SET replayed_at = now(), replay_started_at = NULL "
             "WHERE id = :id",

@@ -13,7 +13,7 @@
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "domain/webhook_target.h"
-#include "workers/webhook_dispatcher/delivery_store.h"
+#include "services/webhooks/delivery_store.h"
 
 namespace smsgw::api {
 namespace {
@@ -131,7 +131,7 @@ void switchOff(soci::session& sql, const std::string& id, TimePoint now) {
   sql << "UPDATE webhooks SET active = false, deactivated_reason = :r, deactivated_at = now() "
          "WHERE id = :id AND active",
       soci::use(reason), soci::use(id);
-  workers::deadLetterOwedEvents(sql, id, workers::dead_letter_reason::kEndpointDisabled, now);
+  webhooks::deadLetterOwedEvents(sql, id, webhooks::dead_letter_reason::kEndpointDisabled, now);
 }
 
 ApiResponse patchWebhook(App& app, ApiRequest& req) {

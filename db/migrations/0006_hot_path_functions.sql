@@ -247,7 +247,7 @@ END $$;
 
 -- The sender's claim: records that the hand-off of a LIVE message starts now, when it is still
 -- queued, not yet started and due; returns what the carrier call needs, or no row. The guard
--- is written `(status = 'QUEUED') IS TRUE` for the reason workers/messaging/still_queued.h gives.
+-- is written `(status = 'QUEUED') IS TRUE` for the reason services/messaging/still_queued.h gives.
 CREATE FUNCTION claim_handoff(p_id text)
 RETURNS TABLE (account_id text, from_number text, to_number text, body text, cost_cents bigint,
                send_attempt int, part_price_cents int)

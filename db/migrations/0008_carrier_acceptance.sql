@@ -6,13 +6,13 @@
 -- parts) and a receipt four (the lock, the message, the destination's failure run, the event).
 -- On this deployment each round trip costs both sides a sleep and a wake-up (see
 -- 0007_send_standing.sql). Now each takes one. The rare paths stay in C++
--- (workers/messaging/receipts.cpp) and run in the same transaction: the held receipt the
+-- (services/messaging/receipts.cpp) and run in the same transaction: the held receipt the
 -- sender applies, and a failed message's refund and delivery-health review.
 
 -- Serializes, until the transaction ends, everything recorded under one carrier message id: the
 -- sender recording the carrier's acceptance and the receipt worker applying a receipt. Each
 -- takes it before its first statement on the id, so that statement's snapshot holds whatever
--- the other committed (workers/messaging/receipts.h says what goes wrong without it). The
+-- the other committed (services/messaging/receipts.h says what goes wrong without it). The
 -- two-key form keeps these locks apart from one-key advisory locks such as the outbox relay's;
 -- 727274003 is an arbitrary constant naming this use.
 CREATE FUNCTION lock_carrier_message(p_carrier_message_id text) RETURNS void
@@ -25,7 +25,7 @@ $$;
 -- carrier's parts cost: positive gives back, negative takes more) when the balance covers it,
 -- otherwise the accepted charge stands; the message.sent event with the cost that stands. The
 -- guard is written `(status = 'QUEUED') IS TRUE` for the reason
--- workers/messaging/still_queued.h gives.
+-- services/messaging/still_queued.h gives.
 -- Returns the cost that stands and whether a receipt that came first is held, or no row when
 -- the message was no longer QUEUED (a replay: nothing changes).
 CREATE FUNCTION record_carrier_acceptance(

@@ -9,8 +9,8 @@
 #include "db/ledger.h"
 #include "domain/ids.h"
 #include "ops/admin/staff.h"
-#include "workers/numbers/billing_pass.h"
-#include "workers/numbers/rent.h"
+#include "services/numbers/billing_pass.h"
+#include "services/numbers/rent.h"
 
 namespace smsgw::admin {
 

@@ -7,7 +7,7 @@
 
 #include "domain/ids.h"
 #include "ops/admin/staff.h"
-#include "workers/numbers/release.h"
+#include "services/numbers/release.h"
 
 namespace smsgw::admin {
 namespace {

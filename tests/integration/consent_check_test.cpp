@@ -1,14 +1,14 @@
 // The consent check against a real database, at chosen times: opt-outs first, express over
 // implied, and an implied consent found past its expiry written EXPIRED by the check itself.
-#include "workers/compliance/consent_check.h"
+#include "services/compliance/consent_check.h"
 
 #include <gtest/gtest.h>
 #include <soci/soci.h>
 
 #include "db/database.h"
 #include "domain/ids.h"
+#include "services/compliance/records.h"
 #include "tests/support/scratch_database.h"
-#include "workers/compliance/records.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;

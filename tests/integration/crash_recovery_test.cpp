@@ -24,10 +24,10 @@
 #include "domain/http_client.h"
 #include "domain/ids.h"
 #include "domain/permissions.h"
+#include "services/numbers/purchase.h"
 #include "tests/support/child_process.h"
 #include "tests/support/fake_carrier.h"
 #include "tests/support/scratch_database.h"
-#include "workers/numbers/purchase.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;

@@ -1,8 +1,8 @@
 // The inbound pipeline against a real database: received texts, STOP/START/HELP/YES, the
 // inbound cap and replays; and the LIVE hand-off of the automatic replies, at most once.
 #include "domain/errors.h"
+#include "services/compliance/consent_check.h"
 #include "tests/integration/numbers_fixture.h"
-#include "workers/compliance/consent_check.h"
 #include "workers/inbound_keyword/inbound_handler.h"
 #include "workers/sender/sender_handler.h"
 

@@ -4,11 +4,11 @@
 #include <atomic>
 #include <thread>
 
+#include "services/messaging/charges.h"
+#include "services/messaging/protection.h"
+#include "services/messaging/retention.h"
 #include "tests/integration/numbers_fixture.h"
 #include "tests/support/recording_mailer.h"
-#include "workers/messaging/charges.h"
-#include "workers/messaging/protection.h"
-#include "workers/messaging/retention.h"
 #include "workers/receipt/receipt_handler.h"
 #include "workers/sender/queued_sweep.h"
 #include "workers/sender/sender_handler.h"
@@ -78,7 +78,7 @@ class LiveSendingTest : public NumbersTest {
   void reviewHealth(const SendPolicy& policy = {}) {
     db::Session sql(database_);
     soci::transaction tx(*sql);
-    workers::reviewDeliveryHealth(*sql, account_, policy);
+    messaging::reviewDeliveryHealth(*sql, account_, policy);
     tx.commit();
   }
 
@@ -319,7 +319,7 @@ TEST_F(LiveSendingTest, ManyFailuresWarnThenPauseOncePerPeriod) {
   EXPECT_EQ(paused["channel"], "sms");
   EXPECT_EQ(paused["reason"], "FAILURE_RATE");
   db::Session sql(database_);
-  auto pause = workers::activeSendingPause(*sql, account_);
+  auto pause = messaging::activeSendingPause(*sql, account_);
   ASSERT_TRUE(pause.has_value());
   EXPECT_EQ(pause->reason, "FAILURE_RATE");
   EXPECT_EQ(pause->paused_until, paused["paused_until"]);
@@ -344,9 +344,9 @@ TEST_F(LiveSendingTest, ManyOptOutsPauseSending) {
         "', '" + number_ + "')");
   }
   db::Session sql(database_);
-  workers::reviewOptOutRate(*sql, account_, policy);
+  messaging::reviewOptOutRate(*sql, account_, policy);
   EXPECT_EQ(events("account.sending_paused"), 1) << "2 opt-outs of 20 recipients: 10 % > 5 %";
-  EXPECT_EQ(workers::activeSendingPause(*sql, account_)->reason, "OPT_OUT_RATE");
+  EXPECT_EQ(messaging::activeSendingPause(*sql, account_)->reason, "OPT_OUT_RATE");
 }
 
 TEST_F(LiveSendingTest, SpendOverTheThresholdWarnsOncePerDay) {
@@ -355,8 +355,8 @@ TEST_F(LiveSendingTest, SpendOverTheThresholdWarnsOncePerDay) {
     db::postLedgerEntry(*sql, {account_, -200, "sms_outbound", newId("msg"), "SMS"});
   }
   db::Session sql(database_);
-  EXPECT_EQ(workers::raiseSpendWarnings(*sql, {}), 1) << "600 cents in the hour > 500";
-  EXPECT_EQ(workers::raiseSpendWarnings(*sql, {}), 0);
+  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}), 1) << "600 cents in the hour > 500";
+  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}), 0);
   auto warning = nlohmann::json::parse(
       text("SELECT data::text FROM events WHERE type = 'account.spend_warning'"));
   EXPECT_EQ(warning, nlohmann::json({{"spent_last_hour_cents", 600},
@@ -370,12 +370,12 @@ TEST_F(LiveSendingTest, BodiesArePurgedAfterTheRetentionPeriod) {
   scratch_.exec("UPDATE messages SET created_at = now() - interval '91 days' WHERE id = '" +
                 old_id + "'");
   db::Session sql(database_);
-  EXPECT_EQ(workers::purgeExpiredBodies(*sql, {}, 1000), 1);
+  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000), 1);
   EXPECT_EQ(
       text("SELECT (body IS NULL AND body_purged)::text FROM messages WHERE id = '" + old_id + "'"),
       "true");
   EXPECT_EQ(text("SELECT body FROM messages WHERE id = '" + recent + "'"), "Hello");
-  EXPECT_EQ(workers::purgeExpiredBodies(*sql, {}, 1000), 0);
+  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000), 0);
 }
 
 TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpublishedNever) {
@@ -388,9 +388,9 @@ TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpub
       "('events', 'stuck', '{}', now() - interval '3 days', NULL), "
       "('events', 'recent', '{}', now() - interval '3 days', now() - interval '23 hours')");
   db::Session sql(database_);
-  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 2) << "at most a batch";
-  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 1);
-  EXPECT_EQ(workers::purgePublishedOutbox(*sql, {}, 2), 0);
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 2) << "at most a batch";
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 1);
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 0);
   EXPECT_EQ(text("SELECT string_agg(record_key, ',' ORDER BY id) FROM outbox"), "stuck,recent");
 }
 

@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "domain/errors.h"
+#include "services/numbers/release.h"
 #include "tests/integration/numbers_fixture.h"
-#include "workers/numbers/release.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;

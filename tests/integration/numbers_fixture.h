@@ -11,11 +11,11 @@
 #include "db/database.h"
 #include "db/ledger.h"
 #include "domain/ids.h"
+#include "services/numbers/purchase.h"
 #include "tests/support/fake_carrier.h"
 #include "tests/support/kafka_reader.h"
 #include "tests/support/scratch_database.h"
 #include "topics/records.h"
-#include "workers/numbers/purchase.h"
 #include "workers/runtime/run_worker.h"
 
 namespace smsgw::testing {

@@ -3,9 +3,9 @@
 // reactivates on money and releases after the grace period, each event raised once.
 #include <future>
 
+#include "services/numbers/billing_pass.h"
+#include "services/numbers/rent.h"
 #include "tests/integration/numbers_fixture.h"
-#include "workers/numbers/billing_pass.h"
-#include "workers/numbers/rent.h"
 #include "workers/rent_billing/rent_handler.h"
 
 using namespace smsgw;

@@ -11,12 +11,12 @@
 #include "domain/http_client.h"
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
+#include "services/messaging/retention.h"
 #include "tests/support/manual_clock.h"
 #include "tests/support/recording_mailer.h"
 #include "tests/support/scratch_database.h"
 #include "tests/support/webhook_receiver.h"
 #include "topics/records.h"
-#include "workers/messaging/retention.h"
 #include "workers/webhook_dispatcher/dispatcher.h"
 
 using namespace smsgw;
@@ -329,7 +329,7 @@ TEST_F(WebhookDispatchTest, ARetryClaimedByADispatcherThatDiedIsTakenAgainAfterI
   {
     // A dispatcher claims the retry and dies before making the attempt.
     db::Session sql(database_);
-    auto claimed = workers::claimDueRetries(*sql, clock_.now(), clock_.now() + config_.lease, 10);
+    auto claimed = webhooks::claimDueRetries(*sql, clock_.now(), clock_.now() + config_.lease, 10);
     ASSERT_EQ(claimed.size(), 1u);
   }
   receiver_.answerWith(ReceiverAnswer::Ok);
@@ -379,7 +379,7 @@ TEST_F(WebhookDispatchTest, DeadLettersAndAttemptsGoAtTheRetentionCutoff) {
   scratch_.exec("UPDATE webhooks SET active = false WHERE id = '" + webhook_ + "'");
   {
     db::Session sql(database_);
-    workers::deadLetterOwedEvents(*sql, webhook_, "ENDPOINT_DISABLED", clock_.now());
+    webhooks::deadLetterOwedEvents(*sql, webhook_, "ENDPOINT_DISABLED", clock_.now());
   }
   ASSERT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 3);
   std::string ids = "(SELECT event_id FROM webhook_dead_letters ORDER BY event_id LIMIT 2)";
@@ -391,7 +391,7 @@ TEST_F(WebhookDispatchTest, DeadLettersAndAttemptsGoAtTheRetentionCutoff) {
       "interval '91 days' WHERE event_id IN " +
       ids);
   db::Session sql(database_);
-  workers::purgeExpiredBodies(*sql, {}, 1000);
+  messaging::purgeExpiredBodies(*sql, {}, 1000);
   EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 1);
   EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries"), 1);
 }

@@ -8,12 +8,12 @@
 #include "db/ledger.h"
 #include "domain/casl.h"
 #include "domain/ids.h"
+#include "services/compliance/opt_in.h"
+#include "services/compliance/platform_texts.h"
+#include "services/compliance/records.h"
+#include "services/messaging/protection.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
-#include "workers/compliance/opt_in.h"
-#include "workers/compliance/platform_texts.h"
-#include "workers/compliance/records.h"
-#include "workers/messaging/protection.h"
 
 namespace smsgw::workers {
 namespace {
@@ -175,7 +175,8 @@ void InboundHandler::operator()(const topics::Record& record) {
                                {"status", "RECEIVED"},
                                {"message_status", "RECEIVED"}}});
     if (outcome.follow_up) topics::raiseEvent(*sql, *outcome.follow_up);
-    if (outcome.action == "opted_out") reviewOptOutRate(*sql, holder->account_id, policy_);
+    if (outcome.action == "opted_out")
+      messaging::reviewOptOutRate(*sql, holder->account_id, policy_);
     if (outcome.auto_reply_keyword) {
       compliance::queuePlatformText(
           *sql, {holder->account_id, "LIVE", sms.to, sms.from, autoReplyText(reply, holder->brand),

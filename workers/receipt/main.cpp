@@ -5,9 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include "domain/env.h"
+#include "services/messaging/protection.h"
+#include "services/messaging/retention.h"
 #include "topics/catalogue.h"
-#include "workers/messaging/protection.h"
-#include "workers/messaging/retention.h"
 #include "workers/receipt/receipt_handler.h"
 
 int main() {
@@ -20,16 +20,16 @@ int main() {
     {
       db::Session sql(context.db);
       soci::transaction tx(*sql);
-      int warned = workers::raiseSpendWarnings(*sql, policy);
+      int warned = messaging::raiseSpendWarnings(*sql, policy);
       tx.commit();
       if (warned) context.relay.notify();
     }
     db::Session sql(context.db);
     int purged = 0;
-    while (int batch = workers::purgeExpiredBodies(*sql, policy, 1000)) purged += batch;
+    while (int batch = messaging::purgeExpiredBodies(*sql, policy, 1000)) purged += batch;
     if (purged) spdlog::info("retention: purged {} message bodies", purged);
     int deleted = 0;
-    while (int batch = workers::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
+    while (int batch = messaging::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
     if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
   };
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {

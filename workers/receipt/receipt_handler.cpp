@@ -3,8 +3,8 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include "services/messaging/receipts.h"
 #include "topics/records.h"
-#include "workers/messaging/receipts.h"
 
 namespace smsgw::workers {
 
@@ -12,12 +12,12 @@ void ReceiptHandler::operator()(const topics::Record& record) {
   auto receipt = topics::CarrierReceipt::parse(record.payload);
   db::Session sql(context_.db);
   soci::transaction tx(*sql);
-  auto outcome = applyReceipt(*sql, receipt, policy_);
+  auto outcome = messaging::applyReceipt(*sql, receipt, policy_);
   tx.commit();
-  if (outcome == ReceiptOutcome::Unchanged) {
+  if (outcome == messaging::ReceiptOutcome::Unchanged) {
     spdlog::info("receipt for {} changes nothing (not final, or already final)",
                  receipt.carrier_message_id);
-  } else if (outcome == ReceiptOutcome::HeldEarly) {
+  } else if (outcome == messaging::ReceiptOutcome::HeldEarly) {
     spdlog::info("receipt for {} arrived before the send result; held", receipt.carrier_message_id);
   }
   context_.relay.notify();

@@ -1,6 +1,6 @@
 #pragma once
 // Receipt worker handler: applies the carrier's receipt (carrier.receipts) to a message
-// (workers/messaging/receipts.h). Replays change nothing.
+// (services/messaging/receipts.h). Replays change nothing.
 
 #include "domain/send_policy.h"
 #include "topics/consumer_loop.h"

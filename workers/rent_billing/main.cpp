@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "domain/env.h"
+#include "services/numbers/billing_pass.h"
 #include "topics/catalogue.h"
-#include "workers/numbers/billing_pass.h"
 #include "workers/rent_billing/rent_handler.h"
 
 int main() {

@@ -2,8 +2,8 @@
 
 #include <soci/soci.h>
 
+#include "services/numbers/release.h"
 #include "topics/records.h"
-#include "workers/numbers/release.h"
 
 namespace smsgw::workers {
 

@@ -4,8 +4,8 @@
 // the number's state in PostgreSQL, so replays and stale records change nothing.
 
 #include "domain/carrier_client.h"
+#include "services/numbers/rent.h"
 #include "topics/consumer_loop.h"
-#include "workers/numbers/rent.h"
 #include "workers/runtime/run_worker.h"
 
 namespace smsgw::workers {

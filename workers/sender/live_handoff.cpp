@@ -6,21 +6,21 @@
 #include <optional>
 
 #include "domain/errors.h"
+#include "services/messaging/charges.h"
+#include "services/messaging/protection.h"
+#include "services/messaging/receipts.h"
+#include "services/messaging/still_queued.h"
+#include "services/messaging/undeliverable.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
-#include "workers/messaging/charges.h"
-#include "workers/messaging/protection.h"
-#include "workers/messaging/receipts.h"
-#include "workers/messaging/still_queued.h"
-#include "workers/messaging/undeliverable.h"
 #include "workers/runtime/retries.h"
 
 namespace smsgw::workers {
 namespace {
 
 struct Outgoing {
-  ChargedMessage charge;
+  messaging::ChargedMessage charge;
   std::string from, to, body;
   int part_price_cents = 0;
 };
@@ -62,7 +62,7 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
 // applied after it: record_carrier_acceptance (db/migrations/0008) in one round trip.
 void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
               const SendPolicy& policy) {
-  const ChargedMessage& charge = message.charge;
+  const messaging::ChargedMessage& charge = message.charge;
   int parts = result.parts;
   long long settled = static_cast<long long>(message.part_price_cents) * parts;
   long long adjustment = charge.cost_cents > 0 ? charge.cost_cents - settled : 0;
@@ -77,7 +77,7 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
                                       {"carrier_message_id", result.carrier_message_id},
                                       {"segment_count", parts},
                                       {"cost_cents", settled}}});
-  std::string reference = chargeReference(charge.id, charge.attempt);
+  std::string reference = messaging::chargeReference(charge.id, charge.attempt);
   std::string description = "Carrier counted " + std::to_string(parts) + " parts";
   std::string topic(topics::kEvents.name);
   long long cost = 0;
@@ -92,7 +92,7 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
     spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
                  charge.id, parts);
   }
-  if (receipt_held) applyHeldReceipt(sql, result.carrier_message_id, policy);
+  if (receipt_held) messaging::applyHeldReceipt(sql, result.carrier_message_id, policy);
 }
 
 ErrorCode failureCode(const CarrierSendResult& result) {
@@ -122,10 +122,10 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
   sql << std::string(
              "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = "
              ":m, updated_at = now() WHERE id = :id AND ") +
-             kStillQueued + " RETURNING id",
+             messaging::kStillQueued + " RETURNING id",
       soci::use(code), soci::use(text), soci::use(message.charge.id), soci::into(updated);
   if (!sql.got_data()) return;
-  refundCharge(sql, message.charge, "the carrier did not take the message");
+  messaging::refundCharge(sql, message.charge, "the carrier did not take the message");
   topics::raiseEvent(sql, {message.charge.account_id,
                            "message.failed",
                            true,
@@ -137,25 +137,25 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
                             {"error_code", code},
                             {"error_message", text}}});
   if (result.kind == CarrierSendResult::Kind::Refused) {  // the carrier judged the destination
-    recordCarrierFailure(sql, message.to, result.error_code);
-    reviewDeliveryHealth(sql, message.charge.account_id, policy);
+    messaging::recordCarrierFailure(sql, message.to, result.error_code);
+    messaging::reviewDeliveryHealth(sql, message.charge.account_id, policy);
   }
 }
 
 }  // namespace
 
 void failStaleHandoff(soci::session& sql, const std::string& id) {
-  ChargedMessage message;
+  messaging::ChargedMessage message;
   message.id = id;
   sql << std::string(
              "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
              "error_message = 'Sending was interrupted by a restart; the message was "
              "not sent again.', updated_at = now() WHERE id = :id AND ") +
-             kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
+             messaging::kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
       soci::use(id), soci::into(message.account_id), soci::into(message.cost_cents),
       soci::into(message.attempt);
   if (!sql.got_data()) return;
-  refundCharge(sql, message, "sending interrupted");
+  messaging::refundCharge(sql, message, "sending interrupted");
   topics::raiseEvent(sql, {message.account_id,
                            "message.failed",
                            true,

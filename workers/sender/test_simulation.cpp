@@ -5,10 +5,10 @@
 
 #include "db/outbox.h"
 #include "domain/destinations.h"
+#include "services/messaging/still_queued.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
-#include "workers/messaging/still_queued.h"
 
 namespace smsgw::workers {
 namespace {
@@ -47,7 +47,7 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
   *sql << std::string(
               "SELECT account_id, from_number, to_number, segment_count, cost_cents "
               "FROM messages WHERE id = :id AND mode = 'TEST' AND ") +
-              kStillQueued + " FOR UPDATE",
+              messaging::kStillQueued + " FOR UPDATE",
       soci::use(message_id), soci::into(account), soci::into(from), soci::into(to),
       soci::into(parts), soci::into(cost);
   if (!sql->got_data()) {

@@ -3,10 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include "db/error_text.h"
+#include "services/webhooks/owner_notices.h"
 #include "topics/records.h"
 #include "workers/runtime/retries.h"
 #include "workers/webhook_dispatcher/owner_email.h"
-#include "workers/webhook_dispatcher/owner_notices.h"
 
 namespace smsgw::workers {
 namespace {
@@ -33,24 +33,25 @@ void Dispatcher::onEvent(const topics::Record& record) {
   db::Session sql(db_);
   emailAccountEvent(*sql, mailer_, event);
   TimePoint now = clock_.now();
-  auto endpoints = endpointsOwed(*sql, event, now);
+  auto endpoints = webhooks::endpointsOwed(*sql, event, now);
   if (endpoints.empty()) return;
   EventToDeliver delivery{event.id, event.type, event.envelope().dump()};
-  std::string status = accountStatus(*sql, event.account_id);
+  std::string status = webhooks::accountStatus(*sql, event.account_id);
   for (auto& endpoint : endpoints) {
-    OwedDelivery owed;
+    webhooks::OwedDelivery owed;
     owed.endpoint = std::move(endpoint);
     owed.account_id = event.account_id;
     owed.event = delivery;
-    if (!deliversFor(status)) {
-      recordDeadLetter(*sql, owed, dead_letter_reason::accountNotServed(status), now);
+    if (!webhooks::deliversFor(status)) {
+      webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::accountNotServed(status),
+                                 now);
       continue;
     }
     if (!pool_.submit(owed.endpoint.id,
                       {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }})) {
       spdlog::warn("webhook {} has too many deliveries waiting; event {} is a dead letter",
                    owed.endpoint.id, owed.event.id);
-      recordDeadLetter(*sql, owed, dead_letter_reason::kQueueFull, now);
+      webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::kQueueFull, now);
     }
   }
 }
@@ -59,21 +60,21 @@ int Dispatcher::runDueRetries() {
   TimePoint now = clock_.now();
   db::Session sql(db_);
   if (now - last_notice_ >= config_.notice_interval) {
-    noticeFailingEndpoints(*sql, mailer_, now);
+    webhooks::noticeFailingEndpoints(*sql, mailer_, now);
     last_notice_ = now;
   }
   auto capacity = pool_.capacity();
-  auto due = claimDueRetries(*sql, now, now + config_.lease, static_cast<int>(capacity.spare),
-                             capacity.saturated);
+  auto due = webhooks::claimDueRetries(*sql, now, now + config_.lease,
+                                       static_cast<int>(capacity.spare), capacity.saturated);
   for (auto& owed : due) {
     if (!pool_.submit(owed.endpoint.id,
                       {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }}))
-      parkUnmade(*sql, owed, now);
+      webhooks::parkUnmade(*sql, owed, now);
   }
   return static_cast<int>(due.size());
 }
 
-void Dispatcher::attempt(const OwedDelivery& owed) {
+void Dispatcher::attempt(const webhooks::OwedDelivery& owed) {
   DeliveryOutcome outcome =
       deliverWebhook(owed.endpoint, owed.event, clock_.now(), config_.delivery);
   if (!outcome.success)
@@ -82,18 +83,19 @@ void Dispatcher::attempt(const OwedDelivery& owed) {
   settleOrLog("settling a webhook attempt", [&] {
     db::Session sql(db_);
     thread_local std::mt19937_64 random(std::random_device{}());
-    Settlement settlement = settleAttempt(*sql, owed, outcome, clock_.now(), random);
+    webhooks::Settlement settlement =
+        webhooks::settleAttempt(*sql, owed, outcome, clock_.now(), random);
     if (settlement.disabled) {
       spdlog::warn("webhook {} disabled", owed.endpoint.id);
-      noticeDisabledEndpoint(*sql, mailer_, owed.endpoint.id);
+      webhooks::noticeDisabledEndpoint(*sql, mailer_, owed.endpoint.id);
     }
   });
 }
 
-void Dispatcher::park(const OwedDelivery& owed) {
+void Dispatcher::park(const webhooks::OwedDelivery& owed) {
   settleOrLog("parking a webhook attempt", [&] {
     db::Session sql(db_);
-    parkUnmade(*sql, owed, clock_.now());
+    webhooks::parkUnmade(*sql, owed, clock_.now());
   });
 }
 

@@ -13,9 +13,9 @@
 #include "domain/clock.h"
 #include "domain/mailer.h"
 #include "domain/webhook_delivery.h"
+#include "services/webhooks/delivery_store.h"
 #include "topics/consumer_loop.h"
 #include "workers/webhook_dispatcher/delivery_pool.h"
-#include "workers/webhook_dispatcher/delivery_store.h"
 
 namespace smsgw::workers {
 
@@ -41,9 +41,9 @@ class Dispatcher {
   void waitIdle() const { pool_.waitIdle(); }
 
  private:
-  void submit(soci::session& sql, OwedDelivery owed);
-  void attempt(const OwedDelivery& owed);
-  void park(const OwedDelivery& owed);
+  void submit(soci::session& sql, webhooks::OwedDelivery owed);
+  void attempt(const webhooks::OwedDelivery& owed);
+  void park(const webhooks::OwedDelivery& owed);
 
   db::Database& db_;
   const Clock& clock_;

@@ -11,11 +11,11 @@
 #include "domain/clock.h"
 #include "domain/mailer.h"
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 
 // Emails the owners of endpoints failing for an hour or more that were not told about this
 // streak yet. Returns how many were told.
 int noticeFailingEndpoints(soci::session& sql, Mailer& mailer, TimePoint now);
 void noticeDisabledEndpoint(soci::session& sql, Mailer& mailer, const std::string& webhook_id);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks

@@ -1,4 +1,4 @@
-#include "workers/numbers/release.h"
+#include "services/numbers/release.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>

@@ -15,7 +15,7 @@
 #include "domain/webhook_delivery.h"
 #include "topics/records.h"
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 
 // An event owed to an endpoint: a first attempt, or a retry taken from webhook_retries.
 struct OwedDelivery {
@@ -86,4 +86,4 @@ void parkUnmade(soci::session& sql, const OwedDelivery& owed, TimePoint now);
 void deadLetterOwedEvents(soci::session& sql, const std::string& webhook_id,
                           const std::string& reason, TimePoint now);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks

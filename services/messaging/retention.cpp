@@ -1,8 +1,8 @@
-#include "workers/messaging/retention.h"
+#include "services/messaging/retention.h"
 
 #include <soci/soci.h>
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) {
   soci::transaction tx(sql);
@@ -39,4 +39,4 @@ int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch
   return deleted;
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -1,8 +1,8 @@
-#include "workers/messaging/undeliverable.h"
+#include "services/messaging/undeliverable.h"
 
 #include <soci/soci.h>
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code) {
   std::string last_code = code;
@@ -15,4 +15,4 @@ void recordCarrierFailure(soci::session& sql, const std::string& number, const s
       soci::use(number), soci::use(last_code, code_ind);
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

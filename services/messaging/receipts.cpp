@@ -1,15 +1,15 @@
-#include "workers/messaging/receipts.h"
+#include "services/messaging/receipts.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include "services/messaging/charges.h"
+#include "services/messaging/protection.h"
+#include "services/messaging/undeliverable.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
-#include "workers/messaging/charges.h"
-#include "workers/messaging/protection.h"
-#include "workers/messaging/undeliverable.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 namespace {
 
 struct Transition {
@@ -79,4 +79,4 @@ void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
   applyReceipt(sql, topics::CarrierReceipt::parse(payload), policy);
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

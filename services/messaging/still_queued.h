@@ -7,8 +7,8 @@
 // instead of finding the id in the primary key. Under load that cost about 550 buffer reads
 // per hand-off (pg_stat_statements, ops/bench/send-bench). The two forms select the same rows.
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 inline constexpr const char* kStillQueued = "(status = 'QUEUED') IS TRUE";
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -7,7 +7,7 @@
 
 #include "domain/send_policy.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 // Purges at most `batch` bodies; returns how many. Safe to run from any number of processes.
 int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch);
@@ -16,4 +16,4 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch);
 // how many. Rows not yet published are never touched. Safe to run from any number of processes.
 int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -6,11 +6,11 @@
 
 #include <string>
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code);
 // A delivery clears the run; apply_carrier_receipt (migration 0008) does that in SQL.
 // The rule itself is the SQL function is_undeliverable (migration 0006), read by a send's
 // destination check (known_destination).
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 std::string chargeReference(const std::string& message_id, int attempt);
 
@@ -21,4 +21,4 @@ struct ChargedMessage {
 // Gives back the attempt's charge (nothing when it cost nothing) and sets cost_cents to 0.
 void refundCharge(soci::session& sql, const ChargedMessage& message, const std::string& why);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

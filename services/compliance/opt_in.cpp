@@ -1,8 +1,8 @@
-#include "workers/compliance/opt_in.h"
+#include "services/compliance/opt_in.h"
 
 #include <soci/soci.h>
 
-#include "workers/compliance/records.h"
+#include "services/compliance/records.h"
 
 namespace smsgw::compliance {
 

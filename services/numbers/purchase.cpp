@@ -1,4 +1,4 @@
-#include "workers/numbers/purchase.h"
+#include "services/numbers/purchase.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-#include "workers/webhook_dispatcher/delivery_store.h"
+#include "services/webhooks/delivery_store.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
@@ -6,7 +6,7 @@
 #include "domain/ids.h"
 #include "domain/webhook_retry_policy.h"
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 namespace {
 
 namespace policy = webhook_policy;
@@ -407,4 +407,4 @@ void deadLetterOwedEvents(soci::session& sql, const std::string& webhook_id,
   }
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks

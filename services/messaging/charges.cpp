@@ -1,10 +1,10 @@
-#include "workers/messaging/charges.h"
+#include "services/messaging/charges.h"
 
 #include <soci/soci.h>
 
 #include "db/ledger.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 std::string chargeReference(const std::string& message_id, int attempt) {
   return attempt <= 1 ? message_id : message_id + "/" + std::to_string(attempt);
@@ -17,4 +17,4 @@ void refundCharge(soci::session& sql, const ChargedMessage& message, const std::
   sql << "UPDATE messages SET cost_cents = 0 WHERE id = :id", soci::use(message.id);
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -1,12 +1,12 @@
-#include "workers/numbers/billing_pass.h"
+#include "services/numbers/billing_pass.h"
 
 #include <soci/soci.h>
 
 #include "db/outbox.h"
+#include "services/numbers/purchase.h"
+#include "services/numbers/release.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
-#include "workers/numbers/purchase.h"
-#include "workers/numbers/release.h"
 
 namespace smsgw::numbers {
 namespace {

@@ -1,4 +1,4 @@
-#include "workers/numbers/rent.h"
+#include "services/numbers/rent.h"
 
 #include <fmt/format.h>
 #include <soci/soci.h>

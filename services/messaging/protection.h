@@ -11,7 +11,7 @@
 
 #include "domain/send_policy.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 // After a LIVE message failed at the carrier (refused, undelivered or failed by receipt).
 void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
@@ -30,4 +30,4 @@ struct SendingPause {
 };
 std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::string& account_id);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -11,7 +11,7 @@
 #include "domain/send_policy.h"
 #include "topics/records.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
 
@@ -30,4 +30,4 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
                       const SendPolicy& policy);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

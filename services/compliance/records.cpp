@@ -1,4 +1,4 @@
-#include "workers/compliance/records.h"
+#include "services/compliance/records.h"
 
 #include <soci/soci.h>
 

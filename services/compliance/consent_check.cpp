@@ -1,4 +1,4 @@
-#include "workers/compliance/consent_check.h"
+#include "services/compliance/consent_check.h"
 
 #include <soci/soci.h>
 

@@ -1,4 +1,4 @@
-#include "workers/messaging/protection.h"
+#include "services/messaging/protection.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
@@ -7,7 +7,7 @@
 
 #include "topics/event_writer.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 namespace {
 
 // Platform failures (the carrier never judged the message) are not the account's doing.
@@ -135,4 +135,4 @@ std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::st
   return pause;
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -1,4 +1,4 @@
-#include "workers/compliance/platform_texts.h"
+#include "services/compliance/platform_texts.h"
 
 #include <soci/soci.h>
 

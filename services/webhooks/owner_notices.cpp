@@ -1,8 +1,8 @@
-#include "workers/webhook_dispatcher/owner_notices.h"
+#include "services/webhooks/owner_notices.h"
 
 #include <soci/soci.h>
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 
 int noticeFailingEndpoints(soci::session& sql, Mailer& mailer, TimePoint now) {
   std::string at = formatIso(now);
@@ -42,4 +42,4 @@ void noticeDisabledEndpoint(soci::session& sql, Mailer& mailer, const std::strin
                    webhook_id + "/reactivate turns it on again."});
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks
