@@ -4,12 +4,14 @@
 
 #include <thread>
 
+#include "adapters/env.h"
+#include "adapters/http_carrier_client.h"
+#include "adapters/log.h"
+#include "adapters/settings.h"
 #include "api/app.h"
 #include "api/http/server.h"
 #include "api/routes/routes.h"
 #include "db/error_text.h"
-#include "domain/env.h"
-#include "domain/log.h"
 #include "topics/consumer_loop.h"
 
 using namespace smsgw;
@@ -49,7 +51,7 @@ api::ApiConfig loadConfig() {
       env::secret("VERIFICATION_CODE_SECRET", "local-verification-code-secret");
   config.owner_code_resend_seconds =
       env::getInt("OWNER_CODE_RESEND_SECONDS", config.owner_code_resend_seconds);
-  config.send_policy = SendPolicy::fromEnvironment();
+  config.send_policy = sendPolicyFromEnvironment();
   return config;
 }
 

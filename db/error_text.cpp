@@ -18,4 +18,17 @@ std::string describeError(const std::exception& error) {
   return text;
 }
 
+bool isTransient(const std::exception& error) {
+  const auto* sql_error = dynamic_cast<const soci::soci_error*>(&error);
+  if (!sql_error) return false;
+  switch (sql_error->get_error_category()) {
+    case soci::soci_error::connection_error:
+    case soci::soci_error::unknown_transaction_state:
+    case soci::soci_error::system_error:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace smsgw::db

@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "adapters/env.h"
 #include "db/migrator.h"
-#include "domain/env.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Apply the SMS gateway's SQL migrations"};

@@ -1,7 +1,7 @@
 #pragma once
 // The settings of outbound messaging: send limits, pacing, caches, retention and the
 // automatic protection thresholds. Every process that needs them reads them once from the
-// environment (names in fromEnvironment) with these defaults.
+// environment (adapters/settings.h names the variables) with these defaults.
 
 namespace smsgw {
 
@@ -36,8 +36,6 @@ struct SendPolicy {
   int opt_out_pause_min_sends = 100;  // no opt-out pause on fewer sends than this in 24 h
   int pause_hours = 24;
   int spend_warning_floor_cents = 500;  // spec: the larger of 5 dollars and half a typical day
-
-  static SendPolicy fromEnvironment();
 };
 
 }  // namespace smsgw

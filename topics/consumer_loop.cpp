@@ -2,7 +2,6 @@
 
 #include <fmt/ranges.h>
 #include <librdkafka/rdkafka.h>
-#include <soci/error.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -25,17 +24,6 @@ void setConf(rd_kafka_conf_t* conf, const char* name, const std::string& value) 
   char err[512];
   if (rd_kafka_conf_set(conf, name, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
     throw FatalConsumerError(std::string("kafka config ") + name + ": " + err);
-  }
-}
-
-bool isTransientDatabaseError(const soci::soci_error& e) {
-  switch (e.get_error_category()) {
-    case soci::soci_error::connection_error:
-    case soci::soci_error::unknown_transaction_state:
-    case soci::soci_error::system_error:
-      return true;
-    default:
-      return false;
   }
 }
 
@@ -104,27 +92,20 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
       return Handled::DeadLettered;
     } catch (const RetryableError& e) {
       retryOrGiveUp(record, db::describeError(e), first_failure);
-    } catch (const soci::soci_error& e) {
-      // The database being away is never the record's fault: wait for it rather than dead-letter.
-      if (isTransientDatabaseError(e)) {
+    } catch (const std::exception& e) {
+      FailureKind kind = config_.classify ? config_.classify(e) : FailureKind::Unknown;
+      if (kind == FailureKind::Retryable) {
         retryOrGiveUp(record, db::describeError(e), first_failure);
       } else if (++unknown_failures >= kMaxUnknownFailures) {
-        deadLetter(record, std::string("database refused it ") + std::to_string(unknown_failures) +
+        // Unknown failures get a few tries, then the record is set aside rather than blocking
+        // the others.
+        deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) +
                                " times: " + db::describeError(e));
         return Handled::DeadLettered;
       } else {
         spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
                       record.offset, unknown_failures, db::describeError(e));
       }
-    } catch (const std::exception& e) {
-      // Unknown failures get a few tries, then the record is set aside rather than blocking others.
-      if (++unknown_failures >= kMaxUnknownFailures) {
-        deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) +
-                               " times: " + db::describeError(e));
-        return Handled::DeadLettered;
-      }
-      spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
-                    record.offset, unknown_failures, db::describeError(e));
     }
     if (stop.load()) return Handled::Interrupted;
     std::this_thread::sleep_for(backoff);

@@ -35,6 +35,12 @@ using RecordHandler = std::function<void(const Record&)>;
 // Copies what a handler needs out of a librdkafka message.
 Record recordFromMessage(const rd_kafka_message_s* message);
 
+// What a failure a handler threw means for its record, where its type alone does not say.
+enum class FailureKind {
+  Retryable,  // not the record's fault (the database is away): try it again, never dead-letter
+  Unknown,    // a few tries, then the record is set aside on the dead-letter topic
+};
+
 struct ConsumerConfig {
   std::string brokers;
   std::string group_id;
@@ -46,6 +52,9 @@ struct ConsumerConfig {
   // carrier (ops/bench/RESULTS.md). Short waits cost only idle fetch requests.
   int fetch_wait_max_ms = 20;
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
+  // Classifies failures other than RetryableError and PermanentError (the worker runtime
+  // passes db::isTransient's answer); unset, they are all Unknown.
+  std::function<FailureKind(const std::exception&)> classify = nullptr;
 };
 
 class FatalConsumerError : public std::runtime_error {

@@ -3,10 +3,10 @@
 // set) on a 2xx, 502 WEBHOOK_REPLAY_FAILED otherwise, and it stays queued for another try.
 #include <soci/soci.h>
 
+#include "adapters/webhook_delivery.h"
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "domain/errors.h"
-#include "domain/webhook_delivery.h"
 #include "services/webhooks/delivery_store.h"
 
 namespace smsgw::api {

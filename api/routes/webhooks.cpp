@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "adapters/webhook_target.h"
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
@@ -12,7 +13,6 @@
 #include "domain/event_types.h"
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
-#include "domain/webhook_target.h"
 #include "services/webhooks/delivery_store.h"
 
 namespace smsgw::api {

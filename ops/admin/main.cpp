@@ -3,8 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "domain/env.h"
-#include "domain/log.h"
+#include "adapters/env.h"
+#include "adapters/http_carrier_client.h"
+#include "adapters/log.h"
 #include "ops/admin/staff.h"
 
 using namespace smsgw;

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "adapters/mailer.h"
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
-#include "domain/mailer.h"
 
 namespace smsgw::admin {
 

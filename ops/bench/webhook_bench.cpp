@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <thread>
 
+#include "adapters/env.h"
 #include "db/database.h"
 #include "domain/clock.h"
-#include "domain/env.h"
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "tests/support/webhook_receiver.h"

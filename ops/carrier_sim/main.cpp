@@ -14,11 +14,11 @@
 #include <deque>
 #include <thread>
 
+#include "adapters/http_client.h"
+#include "adapters/log.h"
 #include "domain/carrier_callback.h"
 #include "domain/clock.h"
 #include "domain/crypto.h"
-#include "domain/http_client.h"
-#include "domain/log.h"
 #include "domain/sms_segments.h"
 #include "ops/carrier_sim/sim_state.h"
 

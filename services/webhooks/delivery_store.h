@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/webhook_delivery.h"
 #include "domain/clock.h"
-#include "domain/webhook_delivery.h"
 #include "topics/records.h"
 
 namespace smsgw::webhooks {

@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "adapters/mailer.h"
 #include "domain/clock.h"
-#include "domain/mailer.h"
 
 namespace smsgw::webhooks {
 

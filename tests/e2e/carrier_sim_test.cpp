@@ -2,6 +2,7 @@
 // its faults must behave as DESIGN.md says.
 #include <gtest/gtest.h>
 
+#include "adapters/http_carrier_client.h"
 #include "domain/carrier_client.h"
 #include "tests/support/http_test_client.h"
 #include "tests/support/test_env.h"

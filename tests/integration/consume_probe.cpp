@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "adapters/log.h"
 #include "db/database.h"
-#include "domain/log.h"
 #include "topics/consumer_loop.h"
 #include "topics/records.h"
 

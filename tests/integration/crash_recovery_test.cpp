@@ -17,11 +17,11 @@
 #include <set>
 #include <thread>
 
+#include "adapters/http_client.h"
 #include "db/database.h"
 #include "db/ledger.h"
 #include "domain/api_key.h"
 #include "domain/crypto.h"
-#include "domain/http_client.h"
 #include "domain/ids.h"
 #include "domain/permissions.h"
 #include "services/numbers/purchase.h"

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "domain/http_client.h"
+#include "adapters/http_client.h"
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "services/messaging/retention.h"

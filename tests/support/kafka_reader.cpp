@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "domain/env.h"
+#include "adapters/env.h"
 #include "domain/ids.h"
 
 namespace smsgw::testing {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/mailer.h"
+#include "adapters/mailer.h"
 
 namespace smsgw::testing {
 

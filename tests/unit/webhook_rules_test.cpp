@@ -4,8 +4,8 @@
 
 #include <set>
 
+#include "adapters/webhook_target.h"
 #include "domain/webhook_retry_policy.h"
-#include "domain/webhook_target.h"
 
 using namespace smsgw;
 using namespace smsgw::webhook_policy;

@@ -4,7 +4,8 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
-#include "domain/env.h"
+#include "adapters/env.h"
+#include "adapters/settings.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
 #include "topics/catalogue.h"
@@ -12,7 +13,7 @@
 
 int main() {
   using namespace smsgw;
-  SendPolicy policy = SendPolicy::fromEnvironment();
+  SendPolicy policy = sendPolicyFromEnvironment();
   workers::WorkerSpec spec("receipt", {std::string(topics::kCarrierReceipts.name)});
   spec.periodic_interval =
       std::chrono::milliseconds(env::getInt("ACCOUNT_PROTECTION_INTERVAL_MS", 60000));

@@ -2,7 +2,8 @@
 // release) and runs the billing pass on a timer to publish what is due.
 #include <spdlog/spdlog.h>
 
-#include "domain/env.h"
+#include "adapters/env.h"
+#include "adapters/http_carrier_client.h"
 #include "services/numbers/billing_pass.h"
 #include "topics/catalogue.h"
 #include "workers/rent_billing/rent_handler.h"

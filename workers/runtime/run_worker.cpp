@@ -6,9 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include "adapters/env.h"
+#include "adapters/log.h"
 #include "db/error_text.h"
-#include "domain/env.h"
-#include "domain/log.h"
 
 namespace smsgw::workers {
 namespace {
@@ -68,6 +68,10 @@ int runWorker(const WorkerSpec& spec,
                                   env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name,
                                   spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
     config.fetch_wait_max_ms = env::getInt("KAFKA_FETCH_WAIT_MAX_MS", config.fetch_wait_max_ms);
+    // The database being away is never the record's fault: wait for it rather than dead-letter.
+    config.classify = [](const std::exception& e) {
+      return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;
+    };
     relay.start();
     {
       PeriodicRunner periodic(spec, context);

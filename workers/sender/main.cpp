@@ -1,6 +1,8 @@
 // smsgw-sender: consumes sms.outbound and hands messages to the carrier; a periodic sweep
 // sends paced messages when their slot comes and fails hand-offs a crash left behind.
-#include "domain/env.h"
+#include "adapters/env.h"
+#include "adapters/http_carrier_client.h"
+#include "adapters/settings.h"
 #include "topics/catalogue.h"
 #include "workers/sender/queued_sweep.h"
 #include "workers/sender/sender_handler.h"
@@ -10,7 +12,7 @@ int main() {
   auto carrier_config =
       workers::configOrExit([] { return CarrierClientConfig::fromEnvironment(); });
   HttpCarrierClient carrier(carrier_config);
-  SendPolicy policy = SendPolicy::fromEnvironment();
+  SendPolicy policy = sendPolicyFromEnvironment();
   workers::WorkerSpec spec("sender", {std::string(topics::kSmsOutbound.name)});
   spec.periodic = [&](workers::WorkerContext& context) {
     workers::sweepQueued(context, carrier, policy);

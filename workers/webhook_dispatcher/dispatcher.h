@@ -9,10 +9,10 @@
 #include <chrono>
 #include <memory>
 
+#include "adapters/mailer.h"
+#include "adapters/webhook_delivery.h"
 #include "db/database.h"
 #include "domain/clock.h"
-#include "domain/mailer.h"
-#include "domain/webhook_delivery.h"
 #include "services/webhooks/delivery_store.h"
 #include "topics/consumer_loop.h"
 #include "workers/webhook_dispatcher/delivery_pool.h"

@@ -2,7 +2,7 @@
 // durable retries claimed from PostgreSQL every WEBHOOK_RETRY_POLL_MS.
 #include <memory>
 
-#include "domain/env.h"
+#include "adapters/env.h"
 #include "topics/catalogue.h"
 #include "workers/runtime/run_worker.h"
 #include "workers/webhook_dispatcher/dispatcher.h"

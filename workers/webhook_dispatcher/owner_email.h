@@ -4,7 +4,7 @@
 
 #include <soci/session.h>
 
-#include "domain/mailer.h"
+#include "adapters/mailer.h"
 #include "topics/records.h"
 
 namespace smsgw::workers {

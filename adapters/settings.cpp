@@ -1,10 +1,10 @@
-#include "domain/send_policy.h"
+#include "adapters/settings.h"
 
-#include "domain/env.h"
+#include "adapters/env.h"
 
 namespace smsgw {
 
-SendPolicy SendPolicy::fromEnvironment() {
+SendPolicy sendPolicyFromEnvironment() {
   SendPolicy p;
   p.recipient_hourly_limit = env::getInt("RECIPIENT_HOURLY_LIMIT", p.recipient_hourly_limit);
   p.recipient_daily_limit = env::getInt("RECIPIENT_DAILY_LIMIT", p.recipient_daily_limit);

@@ -1,4 +1,4 @@
-#include "domain/http_client.h"
+#include "adapters/http_client.h"
 
 #include <curl/curl.h>
 

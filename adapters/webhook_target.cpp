@@ -1,4 +1,4 @@
-#include "domain/webhook_target.h"
+#include "adapters/webhook_target.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

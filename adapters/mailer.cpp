@@ -1,4 +1,4 @@
-#include "domain/mailer.h"
+#include "adapters/mailer.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-#include "domain/env.h"
+#include "adapters/env.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -1,8 +1,8 @@
-#include "domain/webhook_delivery.h"
+#include "adapters/webhook_delivery.h"
 
-#include "domain/http_client.h"
+#include "adapters/http_client.h"
+#include "adapters/webhook_target.h"
 #include "domain/webhook_signature.h"
-#include "domain/webhook_target.h"
 
 namespace smsgw {
 

@@ -1,9 +1,9 @@
-#include "domain/carrier_client.h"
+#include "adapters/http_carrier_client.h"
 
 #include <nlohmann/json.hpp>
 
-#include "domain/env.h"
-#include "domain/http_client.h"
+#include "adapters/env.h"
+#include "adapters/http_client.h"
 
 namespace smsgw {
 

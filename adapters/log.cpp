@@ -1,4 +1,4 @@
-#include "domain/log.h"
+#include "adapters/log.h"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>

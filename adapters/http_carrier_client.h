@@ -1,0 +1,45 @@
+#pragma once
+// The carrier over HTTP: the Telnyx-v2-shaped protocol of the real carrier and of
+// ops/carrier_sim. Thread-safe (each call makes its own request).
+
+#include <chrono>
+#include <string>
+
+#include "adapters/http_client.h"
+#include "domain/carrier_client.h"
+
+namespace smsgw {
+
+struct CarrierClientConfig {
+  std::string base_url;  // e.g. http://127.0.0.1:8090
+  std::string api_key;
+  std::chrono::milliseconds timeout{5000};
+
+  // CARRIER_BASE_URL, CARRIER_API_KEY (the simulator's key only on a local stack: env::secret),
+  // CARRIER_TIMEOUT_MS. Throws std::invalid_argument naming what is wrong.
+  static CarrierClientConfig fromEnvironment();
+};
+
+// The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.
+inline constexpr const char* kSimulatorApiKey = "sim-key";
+inline constexpr const char* kSimulatorCallbackSecret = "sim-callback-secret";
+
+class HttpCarrierClient final : public CarrierClient {
+ public:
+  explicit HttpCarrierClient(CarrierClientConfig config) : config_(std::move(config)) {}
+  CarrierSendResult sendMessage(const std::string& from, const std::string& to,
+                                const std::string& text) override;
+  LookupResult lookupNumber(const std::string& number) override;
+  NumberSearchResult searchNumbers(const std::string& area_code, int limit) override;
+  NumberOperation orderNumber(const std::string& number) override;
+  NumberOperation releaseNumber(const std::string& number) override;
+  NumberHolding numberHolding(const std::string& number) override;
+
+ private:
+  HttpHeaders authorization() const;
+  HttpHeaders jsonHeaders() const;
+
+  CarrierClientConfig config_;
+};
+
+}  // namespace smsgw

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Fails when a source file includes a folder its layer may not use (README "What is here").
+
+Each top-level folder may include only the folders listed for it; the HTTP edge's pure part
+(smsgw_http_edge) only domain/ and itself. Run by CTest (label unit).
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+ALLOWED = {
+    "domain": {"domain"},
+    "adapters": {"domain", "adapters"},
+    "db": {"domain", "adapters", "db"},
+    "topics": {"domain", "adapters", "db", "topics"},
+    "services": {"domain", "adapters", "db", "topics", "services"},
+    "api": {"domain", "adapters", "db", "topics", "services", "api"},
+    "workers": {"domain", "adapters", "db", "topics", "services", "workers"},
+    "ops": {"domain", "adapters", "db", "topics", "services", "ops", "tests"},
+}
+# The edge's parts that need neither Pistache nor the database (api/CMakeLists.txt).
+HTTP_EDGE = {"api_types", "client_connection", "edge_request", "error_body", "request_framer",
+             "request_text", "router", "slow_lane"}
+INCLUDE = re.compile(r'^\s*#include\s+"([^"/]+)/([^"]+)"', re.M)
+
+
+def allowed_for(relative):
+    parts = relative.split(os.sep)
+    if parts[:2] == ["api", "http"] and os.path.splitext(parts[2])[0] in HTTP_EDGE:
+        return {"domain"}, {"api/http/" + name for name in HTTP_EDGE}
+    return ALLOWED.get(parts[0]), None
+
+
+def main():
+    broken = []
+    checked = 0
+    for folder in ALLOWED:
+        for directory, _, files in os.walk(os.path.join(ROOT, folder)):
+            for name in files:
+                if not name.endswith((".h", ".cpp", ".inc")):
+                    continue
+                path = os.path.join(directory, name)
+                relative = os.path.relpath(path, ROOT)
+                folders, files_allowed = allowed_for(relative)
+                with open(path, encoding="utf-8") as source:
+                    text = source.read()
+                checked += 1
+                for top, rest in INCLUDE.findall(text):
+                    included = top + "/" + rest
+                    if files_allowed is not None:
+                        stem = os.path.splitext(included)[0]
+                        if top in folders or stem in files_allowed:
+                            continue
+                    elif top in folders:
+                        continue
+                    broken.append("%s includes %s" % (relative, included))
+    for line in broken:
+        print(line)
+    print("%d files checked, %d includes across layers" % (checked, len(broken)))
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
