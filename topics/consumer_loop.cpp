@@ -1,7 +1,6 @@
 #include "topics/consumer_loop.h"
 
 #include <fmt/ranges.h>
-#include <librdkafka/rdkafka.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "db/error_text.h"
 #include "topics/catalogue.h"
+#include "topics/kafka_handles.h"
 #include "topics/records.h"
 
 namespace smsgw::topics {
@@ -20,11 +20,33 @@ namespace {
 
 std::atomic<bool> g_stop_requested{false};
 
-void setConf(rd_kafka_conf_t* conf, const char* name, const std::string& value) {
-  char err[512];
-  if (rd_kafka_conf_set(conf, name, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
-    throw FatalConsumerError(std::string("kafka config ") + name + ": " + err);
+// The consumer's handle, configured for at-least-once: offsets are stored only after the
+// handler committed, and committed in the background.
+KafkaHandle connectConsumer(const ConsumerConfig& config) {
+  KafkaConf conf = newKafkaConf();
+  auto set = [&conf](const char* name, const std::string& value) {
+    setKafkaConf(conf.get(), name, value);
+  };
+  set("bootstrap.servers", config.brokers);
+  set("group.id", config.group_id);
+  set("enable.auto.offset.store", "false");  // we store after the handler committed
+  set("enable.auto.commit", "true");
+  set("auto.commit.interval.ms", "500");
+  set("auto.offset.reset", "earliest");
+  set("session.timeout.ms", std::to_string(config.session_timeout_ms));
+  set("heartbeat.interval.ms", std::to_string(std::max(100, config.session_timeout_ms / 6)));
+  set("topic.metadata.refresh.interval.ms", "5000");
+  set("fetch.wait.max.ms", std::to_string(config.fetch_wait_max_ms));
+  KafkaHandle consumer = newKafka(RD_KAFKA_CONSUMER, std::move(conf));
+  rd_kafka_poll_set_consumer(consumer.get());
+  PartitionList subscription(
+      rd_kafka_topic_partition_list_new(static_cast<int>(config.topics.size())));
+  for (const auto& topic : config.topics) {
+    rd_kafka_topic_partition_list_add(subscription.get(), topic.c_str(), RD_KAFKA_PARTITION_UA);
   }
+  rd_kafka_resp_err_t err = rd_kafka_subscribe(consumer.get(), subscription.get());
+  if (err) throw FatalConsumerError(std::string("subscribe: ") + rd_kafka_err2str(err));
+  return consumer;
 }
 
 }  // namespace
@@ -114,40 +136,18 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
 }
 
 void ConsumerLoop::run(const std::atomic<bool>& stop) {
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  setConf(conf, "bootstrap.servers", config_.brokers);
-  setConf(conf, "group.id", config_.group_id);
-  setConf(conf, "enable.auto.offset.store", "false");  // we store after the handler committed
-  setConf(conf, "enable.auto.commit", "true");
-  setConf(conf, "auto.commit.interval.ms", "500");
-  setConf(conf, "auto.offset.reset", "earliest");
-  setConf(conf, "session.timeout.ms", std::to_string(config_.session_timeout_ms));
-  setConf(conf, "heartbeat.interval.ms",
-          std::to_string(std::max(100, config_.session_timeout_ms / 6)));
-  setConf(conf, "topic.metadata.refresh.interval.ms", "5000");
-  setConf(conf, "fetch.wait.max.ms", std::to_string(config_.fetch_wait_max_ms));
-  char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-  if (!rk) {
-    rd_kafka_conf_destroy(conf);
-    throw FatalConsumerError(std::string("kafka consumer: ") + err);
+  KafkaHandle consumer;
+  try {
+    consumer = connectConsumer(config_);
+  } catch (const FatalConsumerError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw FatalConsumerError(e.what());
   }
-  std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)> guard(rk, rd_kafka_destroy);
-  rd_kafka_poll_set_consumer(rk);
-
-  rd_kafka_topic_partition_list_t* subscription =
-      rd_kafka_topic_partition_list_new(static_cast<int>(config_.topics.size()));
-  for (const auto& topic : config_.topics) {
-    rd_kafka_topic_partition_list_add(subscription, topic.c_str(), RD_KAFKA_PARTITION_UA);
-  }
-  rd_kafka_resp_err_t sub_err = rd_kafka_subscribe(rk, subscription);
-  rd_kafka_topic_partition_list_destroy(subscription);
-  if (sub_err) throw FatalConsumerError(std::string("subscribe: ") + rd_kafka_err2str(sub_err));
   spdlog::info("consuming {} as group {}", fmt::join(config_.topics, ","), config_.group_id);
 
   while (!stop.load()) {
-    std::unique_ptr<rd_kafka_message_t, decltype(&rd_kafka_message_destroy)> message(
-        rd_kafka_consumer_poll(rk, 200), rd_kafka_message_destroy);
+    KafkaMessage message(rd_kafka_consumer_poll(consumer.get(), 200));
     if (!message) continue;
     if (message->err) {
       if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
@@ -158,15 +158,14 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
     Record record = recordFromMessage(message.get());
     if (handleWithRetries(record, stop) == Handled::Interrupted)
       break;  // not stored: replayed later
-    rd_kafka_topic_partition_list_t* position = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(position, record.topic.c_str(), record.partition)->offset =
-        record.offset + 1;
-    rd_kafka_resp_err_t store_err = rd_kafka_offsets_store(rk, position);
-    rd_kafka_topic_partition_list_destroy(position);
+    PartitionList position(rd_kafka_topic_partition_list_new(1));
+    rd_kafka_topic_partition_list_add(position.get(), record.topic.c_str(), record.partition)
+        ->offset = record.offset + 1;
+    rd_kafka_resp_err_t store_err = rd_kafka_offsets_store(consumer.get(), position.get());
     if (store_err) spdlog::warn("offset store {}: {}", record.topic, rd_kafka_err2str(store_err));
   }
   spdlog::info("consumer closing");
-  rd_kafka_consumer_close(rk);  // commits stored offsets and leaves the group
+  rd_kafka_consumer_close(consumer.get());  // commits stored offsets and leaves the group
 }
 
 void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_letters,

@@ -22,6 +22,11 @@ class ProduceError : public std::runtime_error {
 
 using RecordHeaders = std::map<std::string, std::string>;
 
+// Destroys the producer's librdkafka handle (defined beside it, so this header stays light).
+struct ProducerHandleDestroy {
+  void operator()(rd_kafka_s* handle) const;
+};
+
 class Producer {
  public:
   Producer(const std::string& brokers, const std::string& client_id);
@@ -37,7 +42,7 @@ class Producer {
                    std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
  private:
-  rd_kafka_s* rk_ = nullptr;
+  std::unique_ptr<rd_kafka_s, ProducerHandleDestroy> rk_;
   std::atomic<bool> stopping_{false};
   std::thread poller_;
 };

@@ -12,13 +12,21 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "topics/catalogue.h"
+#include "topics/kafka_handles.h"
 
 namespace {
 
 std::atomic<bool> g_stop{false};
+
+struct MockClusterDestroy {
+  void operator()(rd_kafka_mock_cluster_t* cluster) const {
+    rd_kafka_mock_cluster_destroy(cluster);
+  }
+};
 
 void writeAtomically(const std::string& path, const std::string& content) {
   std::string temp = path + ".tmp";
@@ -46,15 +54,19 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, [](int) { g_stop = true; });
   std::signal(SIGINT, [](int) { g_stop = true; });
 
-  char err[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (!rk) {
-    std::cerr << "rd_kafka_new: " << err << "\n";
+  // The mock cluster lives inside a client handle; both are released on every way out.
+  smsgw::topics::KafkaHandle rk;
+  try {
+    smsgw::topics::KafkaConf conf = smsgw::topics::newKafkaConf();
+    smsgw::topics::setKafkaConf(conf.get(), "log_level", "3");
+    rk = smsgw::topics::newKafka(RD_KAFKA_PRODUCER, std::move(conf));
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
     return 1;
   }
-  rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(rk, brokers);
+  std::unique_ptr<rd_kafka_mock_cluster_t, MockClusterDestroy> owned_cluster(
+      rd_kafka_mock_cluster_new(rk.get(), brokers));
+  rd_kafka_mock_cluster_t* cluster = owned_cluster.get();
   if (!cluster) {
     std::cerr << "could not start the mock cluster\n";
     return 1;
@@ -86,8 +98,7 @@ int main(int argc, char** argv) {
 
   while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   std::filesystem::remove(bootstrap_file);
-  rd_kafka_mock_cluster_destroy(cluster);
-  rd_kafka_destroy(rk);
+  owned_cluster.reset();  // before the handle it lives in
   std::cout << "broker stopped" << std::endl;
   return 0;
 }
