@@ -4,10 +4,16 @@
 // adds up: balance = ledger, and each message charged once or refunded once per attempt.
 // The processes are the real binaries on their own ports and scratch database, with their own
 // consumer groups on the shared broker, so the running stack never sees their messages.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <soci/soci.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -48,16 +54,34 @@ struct Accepted {
   std::string id, body;
 };
 
-int randomPort() {
-  std::random_device device;
-  return 20000 + static_cast<int>(device() % 8000);
+// A port the kernel has just given out as free (bound to port 0, then let go): the processes
+// are restarted on it after each kill, so it must be fixed for the test's life.
+int freePort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+// The kill schedule's seed: CRASH_TEST_SEED replays a run, otherwise a new one (logged).
+uint32_t killSeed() {
+  const char* given = std::getenv("CRASH_TEST_SEED");
+  uint32_t seed = given ? static_cast<uint32_t>(std::stoul(given)) : std::random_device{}();
+  std::printf("crash test seed %u (CRASH_TEST_SEED=%u replays this schedule)\n", seed, seed);
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  return seed;
 }
 
 class CrashRecoveryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    api_port_ = randomPort();
-    sim_port_ = api_port_ + 1;
+    api_port_ = freePort();
+    sim_port_ = freePort();
     std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
     std::map<std::string, std::string> env = {
         {"DATABASE_URL", scratch_.url()},
@@ -194,8 +218,9 @@ class CrashRecoveryTest : public ::testing::Test {
 TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnce) {
   std::atomic<bool> sending{true};
   std::atomic<int> kills{0};
+  const uint32_t seed = killSeed();
   std::thread killer([&] {
-    std::mt19937 random(std::random_device{}());
+    std::mt19937 random(seed);
     std::vector<ChildProcess*> victims = {api_.get(), sender_.get(), receipt_.get()};
     while (sending) {
       std::this_thread::sleep_for(std::chrono::milliseconds(300 + random() % 1200));

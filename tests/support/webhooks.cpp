@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace smsgw::testing {
@@ -16,13 +17,33 @@ Endpoint registerEndpoint(HttpTestClient& api, const TestAccount& account, const
   return {created.body.value("id", ""), created.body.value("signing_secret", "")};
 }
 
-void sendTestMessage(HttpTestClient& api, const TestAccount& account) {
+std::string sendTestMessage(HttpTestClient& api, const TestAccount& account) {
   Reply sent = api.call("POST", "/v1/messages", bearer(account.test_key),
                         {{"from", "+14165550100"},
                          {"to", "+14162220124"},
                          {"body", "hi"},
                          {"skip_consent_check", true}});
-  ASSERT_EQ(sent.status, 201) << sent.raw_body;
+  EXPECT_EQ(sent.status, 201) << sent.raw_body;
+  return sent.body.value("id", "");
+}
+
+std::vector<ReceivedRequest> deliveriesBeforeMarker(HttpTestClient& api, const TestAccount& account,
+                                                    WebhookReceiver& receiver) {
+  std::string marker = sendTestMessage(api, account);
+  auto isMarker = [&marker](const ReceivedRequest& request) {
+    auto event = nlohmann::json::parse(request.body, nullptr, false);
+    return event.is_object() && event["data"].value("message_id", "") == marker;
+  };
+  for (size_t count = 1; count < 1000; ++count) {
+    auto received = receiver.waitFor(count, 30s);
+    if (received.size() < count) break;  // the marker never came: the caller's checks fail
+    if (std::any_of(received.begin(), received.end(), isMarker)) {
+      received.erase(std::remove_if(received.begin(), received.end(), isMarker), received.end());
+      return received;
+    }
+  }
+  ADD_FAILURE() << "the marker event never arrived";
+  return {};
 }
 
 std::vector<std::string> deadLetterReplayPaths(HttpTestClient& api, const TestAccount& account,

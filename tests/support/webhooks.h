@@ -18,8 +18,14 @@ struct Endpoint {
 
 Endpoint registerEndpoint(HttpTestClient& api, const TestAccount& account, const std::string& url,
                           nlohmann::json events = {"message.queued"});
-// A TEST send: raises message.queued at once.
-void sendTestMessage(HttpTestClient& api, const TestAccount& account);
+// A TEST send: raises message.queued at once. Returns the message id.
+std::string sendTestMessage(HttpTestClient& api, const TestAccount& account);
+// Every delivery the receiver got of events the account raised before this call, without
+// sleeping: raises a marker (a TEST send's message.queued, which the endpoint must subscribe
+// to) and waits for it. An account's events travel one partition in outbox order, so
+// whatever was raised before the marker has been dispatched when the marker arrives.
+std::vector<ReceivedRequest> deliveriesBeforeMarker(HttpTestClient& api, const TestAccount& account,
+                                                    WebhookReceiver& receiver);
 // `count` events owed to an endpoint switched off after their first attempts failed: the
 // replay paths of their dead letters. The receiver must be failing them (answerWith(Status)).
 std::vector<std::string> deadLetterReplayPaths(HttpTestClient& api, const TestAccount& account,
