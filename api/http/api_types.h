@@ -24,6 +24,7 @@ struct Caller {
   bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
   // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
   bool allow_list_required = false;
+  std::optional<int> requests_per_second;  // the account's own rate; unset: the platform's
 
   bool live() const { return mode == KeyMode::Live; }
   bool operator==(const Caller&) const = default;

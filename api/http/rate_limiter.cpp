@@ -8,6 +8,10 @@ RateLimiter::RateLimiter(int limit, std::chrono::milliseconds window, const Cloc
     : limit_(limit), window_(window), clock_(clock) {}
 
 RateDecision RateLimiter::hit(const std::string& key) {
+  return hit(key, limit_);
+}
+
+RateDecision RateLimiter::hit(const std::string& key, int limit) {
   auto now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now().time_since_epoch());
   long long index = now_ms.count() / window_.count();
@@ -20,9 +24,9 @@ RateDecision RateLimiter::hit(const std::string& key) {
   Window& w = windows_[key];
   if (w.index != index) w = {index, 0};
   RateDecision decision;
-  decision.limit = limit_;
+  decision.limit = limit;
   decision.reset_unix = (window_end_ms + 999) / 1000;
-  if (w.count >= limit_) {
+  if (w.count >= limit) {
     decision.allowed = false;
     decision.remaining = 0;
     decision.retry_after_seconds =
@@ -30,7 +34,7 @@ RateDecision RateLimiter::hit(const std::string& key) {
     return decision;
   }
   w.count++;
-  decision.remaining = limit_ - w.count;
+  decision.remaining = limit - w.count;
   return decision;
 }
 

@@ -24,6 +24,8 @@ class RateLimiter {
  public:
   RateLimiter(int limit, std::chrono::milliseconds window, const Clock& clock);
   RateDecision hit(const std::string& key);
+  // The same with this key's own limit (an account staff gave another rate).
+  RateDecision hit(const std::string& key, int limit);
 
  private:
   struct Window {

@@ -69,7 +69,9 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
   if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
   callers_.identify(req, *key, route.options.confirms_caller);
-  rate = per_account_.hit(req.caller->account_id);
+  rate =
+      per_account_.hit(req.caller->account_id,
+                       req.caller->requests_per_second.value_or(app_.config.requests_per_second));
   if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
   return route;
 }

@@ -66,6 +66,22 @@ void setDailySendLimit(Staff& staff, const std::string& account_id, int limit) {
             << "\n";
 }
 
+void setRequestRate(Staff& staff, const std::string& account_id, int per_second) {
+  if (per_second < -1 || per_second == 0)
+    throw std::runtime_error("--per-second must be -1 (platform default) or more than 0");
+  db::Session sql(staff.db);
+  soci::indicator rate_ind = per_second < 0 ? soci::i_null : soci::i_ok;
+  std::string updated;
+  *sql << "UPDATE accounts SET requests_per_second = :r WHERE id = :id RETURNING id",
+      soci::use(per_second, rate_ind), soci::use(account_id), soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  std::cout << nlohmann::json{{"account_id", account_id},
+                              {"requests_per_second", per_second < 0 ? nlohmann::json(nullptr)
+                                                                     : nlohmann::json(per_second)}}
+                   .dump()
+            << "\n";
+}
+
 void resumeSending(Staff& staff, const std::string& account_id) {
   db::Session sql(staff.db);
   std::string updated;

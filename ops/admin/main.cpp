@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
       "set-daily-limit", "messages per rolling 24 hours (-1: the platform default)");
   daily_limit_cmd->add_option("account", account_id, "account id (acc_…)")->required();
   daily_limit_cmd->add_option("--limit", daily_limit, "messages per 24 hours")->required();
+  int request_rate = 0;
+  auto* request_rate_cmd = account->add_subcommand(
+      "set-request-rate", "API requests per second (-1: the platform default)");
+  request_rate_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  request_rate_cmd->add_option("--per-second", request_rate, "requests per second")->required();
   auto* resume_cmd =
       account->add_subcommand("resume-sending", "end an automatic pause of LIVE SMS sending");
   resume_cmd->add_option("account", account_id, "account id (acc_…)")->required();
@@ -133,6 +138,7 @@ int main(int argc, char** argv) {
     if (credit->parsed()) admin::creditAccount(staff, account_id, cents, note);
     if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
     if (daily_limit_cmd->parsed()) admin::setDailySendLimit(staff, account_id, daily_limit);
+    if (request_rate_cmd->parsed()) admin::setRequestRate(staff, account_id, request_rate);
     if (resume_cmd->parsed()) admin::resumeSending(staff, account_id);
     if (suspend_cmd->parsed()) admin::setAccountStatus(staff, account_id, true, status_reason);
     if (reinstate_cmd->parsed()) admin::setAccountStatus(staff, account_id, false, "");

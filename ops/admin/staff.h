@@ -39,6 +39,10 @@ void creditAccount(Staff& staff, const std::string& account_id, long long cents,
 void setInboundCap(Staff& staff, const std::string& account_id, int cap);
 // Messages per rolling 24 h for one account; -1 returns it to the platform default.
 void setDailySendLimit(Staff& staff, const std::string& account_id, int limit);
+// Requests per second the account's keys may make (-1: the platform's). An API process reads
+// it with the key, so it holds from the next request whose key is not cached (at most
+// API_KEY_CACHE_SECONDS for sends).
+void setRequestRate(Staff& staff, const std::string& account_id, int per_second);
 // Ends an automatic pause of LIVE SMS sending.
 void resumeSending(Staff& staff, const std::string& account_id);
 // Suspends an ACTIVE account (everything it does answers 403; its webhooks become dead letters)
