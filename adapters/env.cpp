@@ -6,43 +6,17 @@
 
 namespace smsgw::env {
 
+namespace {
+
 std::string get(const char* name, std::string_view fallback) {
   const char* value = std::getenv(name);
   return value && *value ? std::string(value) : std::string(fallback);
 }
 
-int getInt(const char* name, int fallback) {
-  const char* value = std::getenv(name);
-  if (!value || !*value) return fallback;
-  try {
-    size_t used = 0;
-    int parsed = std::stoi(value, &used);
-    if (used != std::string_view(value).size()) throw std::invalid_argument(name);
-    return parsed;
-  } catch (const std::exception&) {
-    throw std::invalid_argument(std::string(name) + " must be an integer");
-  }
-}
-
-bool getBool(const char* name, bool fallback) {
-  std::string value = get(name, fallback ? "true" : "false");
-  if (value == "1" || value == "true" || value == "yes") return true;
-  if (value == "0" || value == "false" || value == "no") return false;
-  throw std::invalid_argument(std::string(name) + " must be true or false");
-}
+}  // namespace
 
 bool isLocalStack() {
   return get("SMSGW_ENVIRONMENT", "production") == "local";
-}
-
-std::string secret(const char* name, std::string_view local_default) {
-  std::string value = get(name, local_default);
-  if (!isLocalStack() && value == local_default) {
-    throw std::invalid_argument(std::string(name) +
-                                " is unset or still the local stack's default; set the real "
-                                "secret (or SMSGW_ENVIRONMENT=local for a local stack)");
-  }
-  return value;
 }
 
 std::string kafkaBrokers() {

@@ -1,25 +1,17 @@
 #pragma once
-// Reading process configuration from the environment. Each process builds one read-only
-// config struct from these at start-up and fails fast on bad values.
+// What is read straight from the environment outside a process's settings
+// (process_settings.h): whether this is a local stack, and addresses for tools and tests.
 
 #include <string>
 #include <string_view>
 
 namespace smsgw::env {
 
-std::string get(const char* name, std::string_view fallback);
-int getInt(const char* name, int fallback);  // throws std::invalid_argument naming the variable
-bool getBool(const char* name, bool fallback);
-
-// The Kafka bootstrap list: KAFKA_BROKERS, else the first line of KAFKA_BOOTSTRAP_FILE
-// (written by the embedded broker launcher). Throws when neither is usable.
 // A local stack (ops/up, ops/test) sets SMSGW_ENVIRONMENT=local; anything else is production.
 bool isLocalStack();
-// A secret setting. A local stack may use `local_default` (the carrier simulator's, say); in
-// production, a process refuses to start when the secret is missing or still that default,
-// so it never runs with a value published in this repository. Throws std::invalid_argument.
-std::string secret(const char* name, std::string_view local_default);
 
+// For tools and tests outside ProcessSettings: the Kafka bootstrap list (KAFKA_BROKERS, else
+// the first line of KAFKA_BOOTSTRAP_FILE; throws when neither is usable) and DATABASE_URL.
 std::string kafkaBrokers();
 std::string databaseUrl();
 

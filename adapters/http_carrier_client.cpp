@@ -2,16 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/env.h"
 #include "adapters/http_client.h"
 
 namespace smsgw {
 
-CarrierClientConfig CarrierClientConfig::fromEnvironment() {
-  return {env::get("CARRIER_BASE_URL", "http://127.0.0.1:8090"),
-          env::secret("CARRIER_API_KEY", kSimulatorApiKey),
-          std::chrono::milliseconds(env::getInt("CARRIER_TIMEOUT_MS", 5000))};
-}
 namespace {
 
 void readCarrierError(const std::string& body, CarrierSendResult& result) {

@@ -14,10 +14,6 @@ struct CarrierClientConfig {
   std::string base_url;  // e.g. http://127.0.0.1:8090
   std::string api_key;
   std::chrono::milliseconds timeout{5000};
-
-  // CARRIER_BASE_URL, CARRIER_API_KEY (the simulator's key only on a local stack: env::secret),
-  // CARRIER_TIMEOUT_MS. Throws std::invalid_argument naming what is wrong.
-  static CarrierClientConfig fromEnvironment();
 };
 
 // The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.

@@ -1,26 +1,62 @@
 #include "adapters/settings.h"
 
-#include "adapters/env.h"
+#include <fstream>
+#include <stdexcept>
 
 namespace smsgw {
 
-SendPolicy sendPolicyFromEnvironment() {
-  SendPolicy p;
-  p.recipient_hourly_limit = env::getInt("RECIPIENT_HOURLY_LIMIT", p.recipient_hourly_limit);
-  p.recipient_daily_limit = env::getInt("RECIPIENT_DAILY_LIMIT", p.recipient_daily_limit);
-  p.daily_send_limit = env::getInt("DAILY_SEND_LIMIT", p.daily_send_limit);
-  p.fanout_limit = env::getInt("FANOUT_LIMIT", p.fanout_limit);
-  p.local_parts_per_minute = env::getInt("LOCAL_PARTS_PER_MINUTE", p.local_parts_per_minute);
-  p.toll_free_parts_per_minute =
-      env::getInt("TOLL_FREE_PARTS_PER_MINUTE", p.toll_free_parts_per_minute);
-  p.stale_handoff_seconds = env::getInt("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds);
-  p.lookup_cache_days = env::getInt("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days);
-  p.message_retention_days = env::getInt("MESSAGE_RETENTION_DAYS", p.message_retention_days);
-  p.outbox_retention_hours = env::getInt("OUTBOX_RETENTION_HOURS", p.outbox_retention_hours);
-  p.failure_pause_pct = env::getInt("FAILURE_PAUSE_PCT", p.failure_pause_pct);
-  p.opt_out_pause_pct = env::getInt("OPT_OUT_PAUSE_PCT", p.opt_out_pause_pct);
-  p.pause_hours = env::getInt("SENDING_PAUSE_HOURS", p.pause_hours);
-  return p;
+void addDatabaseSettings(ProcessSettings& settings, std::string& database_url) {
+  database_url = "host=127.0.0.1 port=15432 dbname=smsgw user=smsgw";
+  settings.add("DATABASE_URL", database_url, "libpq connection string");
+}
+
+void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka) {
+  settings.add("KAFKA_BROKERS", kafka.brokers, "Kafka bootstrap list; wins over the file below",
+               "none");
+  settings.add("KAFKA_BOOTSTRAP_FILE", kafka.bootstrap_file,
+               "file whose first line is the bootstrap list (written by smsgw-broker)", "none");
+  settings.afterReading([&kafka] {
+    if (!kafka.brokers.empty()) return;
+    if (kafka.bootstrap_file.empty())
+      throw std::invalid_argument("set KAFKA_BROKERS or KAFKA_BOOTSTRAP_FILE");
+    std::ifstream in(kafka.bootstrap_file);
+    std::getline(in, kafka.brokers);
+    if (kafka.brokers.empty())
+      throw std::invalid_argument("no bootstrap address in " + kafka.bootstrap_file);
+  });
+}
+
+void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier) {
+  carrier.base_url = "http://127.0.0.1:8090";
+  settings.add("CARRIER_BASE_URL", carrier.base_url, "the carrier's HTTP API");
+  settings.addSecret("CARRIER_API_KEY", carrier.api_key, kSimulatorApiKey, "carrier credential");
+  settings.add("CARRIER_TIMEOUT_MS", carrier.timeout, "carrier call timeout");
+}
+
+void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
+  settings.add("RECIPIENT_HOURLY_LIMIT", p.recipient_hourly_limit,
+               "messages per recipient an hour");
+  settings.add("RECIPIENT_DAILY_LIMIT", p.recipient_daily_limit, "messages per recipient a day");
+  settings.add("DAILY_SEND_LIMIT", p.daily_send_limit,
+               "messages per account per rolling 24 h (staff may set an account's own)");
+  settings.add("FANOUT_LIMIT", p.fanout_limit, "distinct recipients of one body in 24 h");
+  settings.add("LOCAL_PARTS_PER_MINUTE", p.local_parts_per_minute,
+               "pacing of a local sending number");
+  settings.add("TOLL_FREE_PARTS_PER_MINUTE", p.toll_free_parts_per_minute,
+               "pacing of a toll-free sending number");
+  settings.add("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds,
+               "a hand-off this old with no outcome fails STALE_QUEUED");
+  settings.add("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days,
+               "how long a line-type lookup is trusted");
+  settings.add("MESSAGE_RETENTION_DAYS", p.message_retention_days,
+               "days before message bodies are purged");
+  settings.add("OUTBOX_RETENTION_HOURS", p.outbox_retention_hours,
+               "hours before published outbox rows are deleted");
+  settings.add("FAILURE_PAUSE_PCT", p.failure_pause_pct,
+               "failed share of the last 50 settled messages that pauses LIVE sending");
+  settings.add("OPT_OUT_PAUSE_PCT", p.opt_out_pause_pct,
+               "opt-out share of a day's recipients that pauses LIVE sending");
+  settings.add("SENDING_PAUSE_HOURS", p.pause_hours, "how long an automatic pause lasts");
 }
 
 }  // namespace smsgw

@@ -1,14 +1,31 @@
 #pragma once
-// Domain settings read from the environment, each variable with the default its struct gives.
+// Settings several processes share, registered on a process's ProcessSettings: the database,
+// the Kafka bootstrap, the carrier and the send policy. Each names its variables and keeps the
+// defaults its struct gives.
 
+#include <string>
+
+#include "adapters/http_carrier_client.h"
+#include "adapters/process_settings.h"
 #include "domain/send_policy.h"
 
 namespace smsgw {
 
-// RECIPIENT_HOURLY_LIMIT, RECIPIENT_DAILY_LIMIT, DAILY_SEND_LIMIT, FANOUT_LIMIT,
-// LOCAL_PARTS_PER_MINUTE, TOLL_FREE_PARTS_PER_MINUTE, STALE_HANDOFF_SECONDS,
-// NUMBER_LOOKUP_CACHE_DAYS, MESSAGE_RETENTION_DAYS, OUTBOX_RETENTION_HOURS, FAILURE_PAUSE_PCT,
-// OPT_OUT_PAUSE_PCT, SENDING_PAUSE_HOURS. Throws std::invalid_argument naming a bad value.
-SendPolicy sendPolicyFromEnvironment();
+// DATABASE_URL.
+void addDatabaseSettings(ProcessSettings& settings, std::string& database_url);
+
+struct KafkaSettings {
+  std::string brokers;         // KAFKA_BROKERS, or the first line of KAFKA_BOOTSTRAP_FILE
+  std::string bootstrap_file;  // written by the embedded broker (ops/broker)
+};
+// KAFKA_BROKERS, KAFKA_BOOTSTRAP_FILE; one of them must give the bootstrap list.
+void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka);
+
+// CARRIER_BASE_URL, CARRIER_API_KEY (a secret: the simulator's key on a local stack only),
+// CARRIER_TIMEOUT_MS.
+void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier);
+
+// The send limits, pacing, caches, retention and protection thresholds (domain/send_policy.h).
+void addSendPolicySettings(ProcessSettings& settings, SendPolicy& policy);
 
 }  // namespace smsgw

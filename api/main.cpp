@@ -1,10 +1,9 @@
-// smsgw-api: loads config, wires the database, producer, outbox relay, carrier client and
+// smsgw-api: reads its settings, wires the database, producer, outbox relay, carrier client and
 // payment provider, serves until SIGTERM.
 #include <spdlog/spdlog.h>
 
 #include <thread>
 
-#include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
 #include "adapters/settings.h"
@@ -18,62 +17,85 @@ using namespace smsgw;
 
 namespace {
 
-api::ApiConfig loadConfig() {
-  api::ApiConfig config;
-  config.host = env::get("API_HOST", config.host);
-  config.port = env::getInt("API_PORT", config.port);
-  config.threads = env::getInt("API_THREADS", config.threads);
-  config.requests_per_second = env::getInt("API_RATE_LIMIT_PER_SECOND", config.requests_per_second);
-  config.public_requests_per_minute =
-      env::getInt("API_PUBLIC_RATE_LIMIT_PER_MINUTE", config.public_requests_per_minute);
-  config.header_timeout = std::chrono::milliseconds(
-      env::getInt("API_HEADER_TIMEOUT_MS", static_cast<int>(config.header_timeout.count())));
-  config.body_timeout = std::chrono::milliseconds(
-      env::getInt("API_BODY_TIMEOUT_MS", static_cast<int>(config.body_timeout.count())));
-  config.keep_alive_timeout = std::chrono::milliseconds(env::getInt(
-      "API_KEEP_ALIVE_TIMEOUT_MS", static_cast<int>(config.keep_alive_timeout.count())));
-  config.slow_lane_threads = env::getInt("API_SLOW_LANE_THREADS", config.slow_lane_threads);
-  config.slow_requests_per_tenant =
-      env::getInt("API_SLOW_REQUESTS_PER_ACCOUNT", config.slow_requests_per_tenant);
-  config.slow_requests_waiting_per_tenant =
-      env::getInt("API_SLOW_WAITING_PER_ACCOUNT", config.slow_requests_waiting_per_tenant);
-  // Every reactor and slow-lane thread may hold a connection at once: none waits for a
-  // connection that another holds while it waits on the carrier.
-  config.db_pool_size = env::getInt("API_DB_POOL_SIZE", config.threads + config.slow_lane_threads);
-  config.key_cache_ttl = std::chrono::seconds(env::getInt("API_KEY_CACHE_SECONDS", 60));
-  config.max_body_bytes = static_cast<size_t>(
-      env::getInt("API_MAX_BODY_BYTES", static_cast<int>(config.max_body_bytes)));
-  config.allow_private_webhook_targets = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
-  config.webhook_timeout = std::chrono::milliseconds(env::getInt("WEBHOOK_TIMEOUT_MS", 10000));
-  config.platform_sender = env::get("PLATFORM_SENDER_NUMBER", config.platform_sender);
-  config.carrier_callback_secret = env::secret("CARRIER_CALLBACK_SECRET", kSimulatorCallbackSecret);
-  config.verification_code_secret =
-      env::secret("VERIFICATION_CODE_SECRET", "local-verification-code-secret");
-  config.owner_code_resend_seconds =
-      env::getInt("OWNER_CODE_RESEND_SECONDS", config.owner_code_resend_seconds);
-  config.send_policy = sendPolicyFromEnvironment();
-  return config;
+// Everything smsgw-api reads from its environment, in one place.
+struct ApiProcessConfig {
+  api::ApiConfig api;
+  std::string database_url;
+  KafkaSettings kafka;
+  CarrierClientConfig carrier;
+};
+
+void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
+  settings.add("API_HOST", c.host, "listen address");
+  settings.add("API_PORT", c.port, "listen port");
+  settings.add("API_THREADS", c.threads, "HTTP reactor threads");
+  settings.add("API_SLOW_LANE_THREADS", c.slow_lane_threads,
+               "threads for slow operations (docs/http-edge.md)");
+  settings.add("API_SLOW_REQUESTS_PER_ACCOUNT", c.slow_requests_per_tenant,
+               "slow operations an account runs at once");
+  settings.add("API_SLOW_WAITING_PER_ACCOUNT", c.slow_requests_waiting_per_tenant,
+               "slow operations of an account waiting behind those; one more answers 429");
+  c.db_pool_size = 0;
+  settings.add("API_DB_POOL_SIZE", c.db_pool_size, "PostgreSQL connections",
+               "API_THREADS + API_SLOW_LANE_THREADS");
+  settings.add("API_RATE_LIMIT_PER_SECOND", c.requests_per_second,
+               "requests per second per account (staff may set an account's own)");
+  settings.add("API_PUBLIC_RATE_LIMIT_PER_MINUTE", c.public_requests_per_minute,
+               "signups per minute per client address");
+  settings.add("API_KEY_CACHE_SECONDS", c.key_cache_ttl,
+               "how long a key's caller is kept for POST /v1/messages, which confirms it in its "
+               "own read; 0 keeps none");
+  settings.add("API_MAX_BODY_BYTES", c.max_body_bytes, "larger bodies answer 413");
+  settings.add("API_HEADER_TIMEOUT_MS", c.header_timeout,
+               "a request's first byte to the end of its headers");
+  settings.add("API_BODY_TIMEOUT_MS", c.body_timeout,
+               "the end of its headers to the end of its body");
+  settings.add("API_KEEP_ALIVE_TIMEOUT_MS", c.keep_alive_timeout, "an idle connection's life");
+  settings.add("ALLOW_PRIVATE_WEBHOOK_TARGETS", c.allow_private_webhook_targets,
+               "local stacks: accept http and loopback webhook URLs (never private networks)");
+  settings.add("WEBHOOK_TIMEOUT_MS", c.webhook_timeout, "how long a dead-letter replay waits");
+  settings.add("PLATFORM_SENDER_NUMBER", c.platform_sender,
+               "sender of platform texts (owner verification codes)");
+  settings.add("OWNER_CODE_RESEND_SECONDS", c.owner_code_resend_seconds,
+               "between two owner-phone codes of an account");
+  settings.addSecret("CARRIER_CALLBACK_SECRET", c.carrier_callback_secret, kSimulatorCallbackSecret,
+                     "verifies the carrier's signed callbacks");
+  settings.addSecret("VERIFICATION_CODE_SECRET", c.verification_code_secret,
+                     "local-verification-code-secret", "HMAC key of stored owner-phone codes");
+  addSendPolicySettings(settings, c.send_policy);
+  settings.afterReading([&c] {
+    // Every reactor and slow-lane thread may hold a connection at once: none waits for a
+    // connection that another holds while it waits on the carrier.
+    if (c.db_pool_size <= 0) c.db_pool_size = c.threads + c.slow_lane_threads;
+  });
 }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  ApiProcessConfig config;
+  ProcessSettings settings("smsgw-api", "The REST API: validates, charges, and publishes work");
+  addApiSettings(settings, config.api);
+  addDatabaseSettings(settings, config.database_url);
+  addKafkaSettings(settings, config.kafka);
+  addCarrierSettings(settings, config.carrier);
+  settings.parse(argc, argv);
+
   initLogging("api");
   try {
-    const api::ApiConfig config = loadConfig();
     const auto& stop = topics::stopOnSignals();
-    db::Database db(env::databaseUrl(), static_cast<size_t>(config.db_pool_size));
-    topics::Producer producer(env::kafkaBrokers(), "smsgw-api");
+    db::Database db(config.database_url, static_cast<size_t>(config.api.db_pool_size));
+    topics::Producer producer(config.kafka.brokers, "smsgw-api");
     topics::OutboxRelay relay(db, producer);
-    HttpCarrierClient carrier(CarrierClientConfig::fromEnvironment());
+    HttpCarrierClient carrier(config.carrier);
     api::SandboxPaymentProvider payments;
     SystemClock clock;
-    api::App app{db, relay, carrier, payments, clock, config};
+    api::App app{db, relay, carrier, payments, clock, config.api};
 
     relay.start();
     api::ApiServer server(app, api::buildRouter(app));
     server.start();
-    spdlog::info("listening on http://{}:{}", config.host, server.port());
+    spdlog::info("listening on http://{}:{}", config.api.host, server.port());
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     spdlog::info("shutting down");
     server.shutdown();

@@ -43,9 +43,33 @@ std::string quoteLiteral(PGconn* conn, const std::string& text) {
   return quoted.get();
 }
 
+// Every function file, in one transaction: all or none of them replace what is there.
+int applyFunctions(PGconn* conn, const std::string& functions_dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(functions_dir)) {
+    if (entry.path().extension() == ".sql") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  exec(conn, "BEGIN", "functions");
+  try {
+    for (const auto& file : files) {
+      std::ifstream in(file);
+      std::stringstream sql;
+      sql << in.rdbuf();
+      exec(conn, sql.str(), "functions/" + file.filename().string());
+    }
+    exec(conn, "COMMIT", "functions");
+  } catch (...) {
+    PQclear(PQexec(conn, "ROLLBACK"));
+    throw;
+  }
+  return static_cast<int>(files.size());
+}
+
 }  // namespace
 
-MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir) {
+MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
+                        const std::string& functions_dir) {
   Connection conn(PQconnectdb(conninfo.c_str()), PQfinish);
   if (PQstatus(conn.get()) != CONNECTION_OK)
     throw std::runtime_error(std::string("connect: ") + PQerrorMessage(conn.get()));
@@ -92,6 +116,7 @@ MigrationReport migrate(const std::string& conninfo, const std::string& migratio
     }
     report.applied.push_back(name);
   }
+  if (!functions_dir.empty()) report.functions = applyFunctions(conn.get(), functions_dir);
   exec(conn.get(), "SELECT pg_advisory_unlock(727274001)", "advisory unlock");
   return report;
 }

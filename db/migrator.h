@@ -1,7 +1,9 @@
 #pragma once
 // Applies db/migrations/NNNN_name.sql files in version order, each in its own transaction,
-// recording applied versions in schema_migrations. Safe to run concurrently (advisory lock)
-// and repeatedly (applied versions are skipped).
+// recording applied versions in schema_migrations; then re-applies every db/functions/*.sql
+// (CREATE OR REPLACE FUNCTION), so a function's current text lives in one file whatever
+// migration first made it. Safe to run concurrently (advisory lock) and repeatedly (applied
+// versions are skipped; functions are replaced by themselves).
 
 #include <string>
 #include <vector>
@@ -11,9 +13,12 @@ namespace smsgw::db {
 struct MigrationReport {
   std::vector<std::string> applied;  // file names applied by this run
   int already_applied = 0;
+  int functions = 0;  // function files re-applied
 };
 
 // Throws std::runtime_error naming the failing file; that file's changes are rolled back.
-MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir);
+// `functions_dir` empty: migrations only.
+MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
+                        const std::string& functions_dir = "");
 
 }  // namespace smsgw::db

@@ -3,9 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
+#include "adapters/settings.h"
 #include "ops/admin/staff.h"
 
 using namespace smsgw;
@@ -33,10 +33,14 @@ TimePoint requireIso(const std::string& text, const char* option) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Staff commands for the SMS gateway (prints one JSON object per command)"};
+  ProcessSettings settings(
+      "smsgw-admin", "Staff commands for the SMS gateway (prints one JSON object per command)");
+  std::string database_url;
+  CarrierClientConfig carrier_config;
+  addDatabaseSettings(settings, database_url);
+  addCarrierSettings(settings, carrier_config);
+  CLI::App& app = settings.cli();
   app.require_subcommand(1);
-  std::string database_url = env::databaseUrl();
-  app.add_option("--database-url", database_url, "libpq connection string (default: DATABASE_URL)");
 
   auto* allowance = app.add_subcommand("allowance", "phone-number allowance requests");
   allowance->require_subcommand(1);
@@ -116,13 +120,13 @@ int main(int argc, char** argv) {
                        "seconds to wait for the rent-billing worker to handle what was published");
   app.add_option("--now", now_text, "act as if it were this time (ISO 8601 UTC)");
 
-  CLI11_PARSE(app, argc, argv);
+  settings.parse(argc, argv);
   initLogging("admin");
   try {
     StaffClock clock(now_text.empty() ? std::nullopt
                                       : std::optional(requireIso(now_text, "--now")));
     db::Database db(database_url, 1);
-    HttpCarrierClient carrier(CarrierClientConfig::fromEnvironment());
+    HttpCarrierClient carrier(carrier_config);
     LogMailer mailer;
     admin::Staff staff{db, carrier, mailer, clock};
 

@@ -1,9 +1,13 @@
-// Migrations apply from empty, are recorded, re-run as no-ops and roll back a failing file.
+// Migrations apply from empty, are recorded, re-run as no-ops and roll back a failing file;
+// the functions of db/functions are re-applied on every run and are all the schema has.
 #include <gtest/gtest.h>
+#include <soci/soci.h>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
+#include "db/database.h"
 #include "db/migrator.h"
 #include "domain/ids.h"
 #include "tests/support/scratch_database.h"
@@ -40,4 +44,42 @@ TEST(Migrations, AFailingMigrationLeavesNothingBehind) {
   EXPECT_THROW(database.exec("SELECT 1 FROM half_done"), std::runtime_error);  // rolled back
   database.exec("SELECT 1 FROM accounts");  // 0001 stayed applied
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+std::set<std::string> functionFiles() {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(SMSGW_FUNCTIONS_DIR))
+    names.insert(entry.path().stem().string());
+  return names;
+}
+
+}  // namespace
+
+TEST(Migrations, EveryFunctionTheSchemaHasLivesInItsOwnFile) {
+  ScratchDatabase database;  // migrated, functions included
+  db::Database pool(database.url(), 1);
+  db::Session sql(pool);
+  soci::rowset<std::string> defined =
+      (sql->prepare << "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON "
+                       "n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.prokind = 'f'");
+  std::set<std::string> in_database(defined.begin(), defined.end());
+  EXPECT_EQ(in_database, functionFiles())
+      << "each function is one file of db/functions, named after it";
+}
+
+TEST(Migrations, FunctionsAreReappliedOnEveryRun) {
+  ScratchDatabase database;
+  database.exec(
+      "CREATE OR REPLACE FUNCTION iso_ts(t timestamptz) RETURNS text "
+      "LANGUAGE sql IMMUTABLE AS $$ SELECT 'changed by hand' $$");
+  auto report = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
+  EXPECT_TRUE(report.applied.empty());
+  EXPECT_EQ(report.functions, static_cast<int>(functionFiles().size()));
+  db::Database pool(database.url(), 1);
+  db::Session sql(pool);
+  std::string text;
+  *sql << "SELECT iso_ts('2026-11-23T10:00:00Z'::timestamptz)", soci::into(text);
+  EXPECT_EQ(text, "2026-11-23T10:00:00.000Z") << "the file's text is back";
 }

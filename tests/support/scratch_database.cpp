@@ -35,7 +35,7 @@ ScratchDatabase::ScratchDatabase(bool migrate) {
   execOn(adminUrl(), "CREATE DATABASE " + name_);
   std::string admin = adminUrl();
   url_ = admin.substr(0, admin.find("dbname=")) + "dbname=" + name_ + " user=smsgw";
-  if (migrate) db::migrate(url_, SMSGW_MIGRATIONS_DIR);
+  if (migrate) db::migrate(url_, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
 }
 
 ScratchDatabase::~ScratchDatabase() {

@@ -4,19 +4,24 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
-#include "adapters/env.h"
 #include "adapters/settings.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
 #include "topics/catalogue.h"
 #include "workers/receipt/receipt_handler.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace smsgw;
-  SendPolicy policy = sendPolicyFromEnvironment();
+  SendPolicy policy;
   workers::WorkerSpec spec("receipt", {std::string(topics::kCarrierReceipts.name)});
-  spec.periodic_interval =
-      std::chrono::milliseconds(env::getInt("ACCOUNT_PROTECTION_INTERVAL_MS", 60000));
+  spec.periodic_interval = std::chrono::milliseconds(60000);
+  ProcessSettings settings("smsgw-receipt",
+                           "Settles messages from carrier receipts; spend warnings and retention");
+  workers::addWorkerSettings(settings, spec);
+  addSendPolicySettings(settings, policy);
+  settings.add("ACCOUNT_PROTECTION_INTERVAL_MS", spec.periodic_interval,
+               "how often spend warnings and the retention purge run");
+  settings.parse(argc, argv);
   spec.periodic = [&policy](workers::WorkerContext& context) {
     {
       db::Session sql(context.db);

@@ -2,22 +2,30 @@
 // release) and runs the billing pass on a timer to publish what is due.
 #include <spdlog/spdlog.h>
 
-#include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
+#include "adapters/settings.h"
 #include "services/numbers/billing_pass.h"
 #include "topics/catalogue.h"
 #include "workers/rent_billing/rent_handler.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace smsgw;
-  auto carrier_config =
-      workers::configOrExit([] { return CarrierClientConfig::fromEnvironment(); });
+  workers::WorkerSpec spec{"rent-billing", {std::string(topics::kBillingRent.name)}};
+  CarrierClientConfig carrier_config;
+  int grace_days = 7;
+  spec.periodic_interval = std::chrono::milliseconds(60000);
+  ProcessSettings process("smsgw-rent-billing",
+                          "Collects rent, suspends and releases numbers; runs the billing pass");
+  workers::addWorkerSettings(process, spec);
+  addCarrierSettings(process, carrier_config);
+  process.add("RENT_GRACE_DAYS", grace_days,
+              "days a suspended number waits for money before release");
+  process.add("RENT_PASS_INTERVAL_MS", spec.periodic_interval, "how often the billing pass runs");
+  process.parse(argc, argv);
+
   HttpCarrierClient carrier(carrier_config);
   numbers::RentSettings settings;
-  settings.grace_period = std::chrono::hours(24 * env::getInt("RENT_GRACE_DAYS", 7));
-
-  workers::WorkerSpec spec{"rent-billing", {std::string(topics::kBillingRent.name)}};
-  spec.periodic_interval = std::chrono::milliseconds(env::getInt("RENT_PASS_INTERVAL_MS", 60000));
+  settings.grace_period = std::chrono::hours(24 * grace_days);
   spec.periodic = [&carrier](workers::WorkerContext& context) {
     numbers::BillingPassOptions options;
     options.as_of = options.now = context.clock.now();

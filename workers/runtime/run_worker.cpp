@@ -51,23 +51,37 @@ class PeriodicRunner {
 
 }  // namespace
 
+void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
+  WorkerSettings& w = spec.settings;
+  addDatabaseSettings(settings, w.database_url);
+  addKafkaSettings(settings, w.kafka);
+  settings.add("KAFKA_GROUP_PREFIX", w.group_prefix,
+               "consumer group prefix; group = prefix.worker");
+  settings.add("KAFKA_SESSION_TIMEOUT_MS", w.session_timeout_ms, "consumer session timeout");
+  settings.add("KAFKA_FETCH_WAIT_MAX_MS", w.fetch_wait_max_ms,
+               "longest a fetch waits at the broker (the mock broker always waits this long)");
+  settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
+               "consume loops + 2, at least 4");
+}
+
 int runWorker(const WorkerSpec& spec,
               const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
   initLogging(spec.name);
   try {
     const auto& stop = topics::stopOnSignals();
-    std::string brokers = env::kafkaBrokers();
+    const WorkerSettings& settings = spec.settings;
+    const std::string& brokers = settings.kafka.brokers;
     // Each consume loop holds one connection at a time; the relay and the periodic work one each.
-    int pool_size = env::getInt("WORKER_DB_POOL_SIZE", std::max(4, spec.consume_loops + 2));
-    db::Database db(env::databaseUrl(), static_cast<size_t>(pool_size));
+    int pool_size =
+        settings.db_pool_size > 0 ? settings.db_pool_size : std::max(4, spec.consume_loops + 2);
+    db::Database db(settings.database_url, static_cast<size_t>(pool_size));
     topics::Producer producer(brokers, "smsgw-" + spec.name);
     topics::OutboxRelay relay(db, producer);
     SystemClock clock;
     WorkerContext context{db, producer, relay, clock};
-    topics::ConsumerConfig config{brokers,
-                                  env::get("KAFKA_GROUP_PREFIX", "smsgw") + "." + spec.name,
-                                  spec.topics, env::getInt("KAFKA_SESSION_TIMEOUT_MS", 6000)};
-    config.fetch_wait_max_ms = env::getInt("KAFKA_FETCH_WAIT_MAX_MS", config.fetch_wait_max_ms);
+    topics::ConsumerConfig config{brokers, settings.group_prefix + "." + spec.name, spec.topics,
+                                  settings.session_timeout_ms};
+    config.fetch_wait_max_ms = settings.fetch_wait_max_ms;
     // The database being away is never the record's fault: wait for it rather than dead-letter.
     config.classify = [](const std::exception& e) {
       return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;

@@ -3,12 +3,11 @@
 // the producer, the outbox relay and the consume loop. Returns the process exit code.
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "adapters/settings.h"
 #include "db/database.h"
 #include "domain/clock.h"
 #include "topics/consumer_loop.h"
@@ -24,6 +23,16 @@ struct WorkerContext {
   const Clock& clock;
 };
 
+// What every worker reads from its environment (addWorkerSettings).
+struct WorkerSettings {
+  std::string database_url;
+  KafkaSettings kafka;
+  std::string group_prefix = "smsgw";  // consumer group = prefix.worker
+  int session_timeout_ms = 6000;
+  int fetch_wait_max_ms = 20;
+  int db_pool_size = 0;  // 0: consume loops + 2, at least 4
+};
+
 struct WorkerSpec {
   WorkerSpec(std::string worker_name, std::vector<std::string> consumed)
       : name(std::move(worker_name)), topics(std::move(consumed)) {}
@@ -37,19 +46,11 @@ struct WorkerSpec {
   // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;
+  WorkerSettings settings;
 };
 
-// A worker's own settings, read before runWorker: on a bad or missing one (a production
-// secret left at its local default, say) the process says why and exits 1.
-template <typename Read>
-auto configOrExit(Read read) {
-  try {
-    return read();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cannot start: %s\n", e.what());
-    std::exit(1);
-  }
-}
+// Registers the database, Kafka and pool settings every worker has.
+void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec);
 
 // `make_handler` is called once per consume loop; each handler is used by one thread only.
 int runWorker(const WorkerSpec& spec,

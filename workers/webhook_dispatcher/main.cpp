@@ -2,33 +2,42 @@
 // durable retries claimed from PostgreSQL every WEBHOOK_RETRY_POLL_MS.
 #include <memory>
 
-#include "adapters/env.h"
+#include "adapters/mailer.h"
+#include "adapters/settings.h"
 #include "topics/catalogue.h"
 #include "workers/runtime/run_worker.h"
 #include "workers/webhook_dispatcher/dispatcher.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace smsgw;
   workers::DispatcherConfig config;
-  config.delivery.allow_loopback = env::getBool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false);
-  config.delivery.timeout = std::chrono::milliseconds(env::getInt("WEBHOOK_TIMEOUT_MS", 10000));
-  config.pool.threads = env::getInt("WEBHOOK_DELIVERY_THREADS", config.pool.threads);
-  config.pool.per_endpoint = env::getInt("WEBHOOK_ENDPOINT_CONCURRENCY", config.pool.per_endpoint);
-  config.pool.endpoint_backlog = static_cast<size_t>(
-      env::getInt("WEBHOOK_ENDPOINT_BACKLOG", static_cast<int>(config.pool.endpoint_backlog)));
-  config.lease = std::chrono::seconds(
-      env::getInt("WEBHOOK_RETRY_LEASE_SECONDS", static_cast<int>(config.lease.count())));
+  workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
+  spec.periodic_interval = std::chrono::milliseconds(250);
+  ProcessSettings settings("smsgw-webhook-dispatcher",
+                           "Delivers signed events to customers' endpoints, with durable retries");
+  workers::addWorkerSettings(settings, spec);
+  settings.add("ALLOW_PRIVATE_WEBHOOK_TARGETS", config.delivery.allow_loopback,
+               "local stacks: accept http and loopback webhook URLs (never private networks)");
+  settings.add("WEBHOOK_TIMEOUT_MS", config.delivery.timeout, "delivery timeout");
+  settings.add("WEBHOOK_DELIVERY_THREADS", config.pool.threads, "attempts in flight at once");
+  settings.add("WEBHOOK_ENDPOINT_CONCURRENCY", config.pool.per_endpoint,
+               "attempts in flight per endpoint");
+  settings.add("WEBHOOK_ENDPOINT_BACKLOG", config.pool.endpoint_backlog,
+               "attempts waiting per endpoint before new events are dead letters queue_full");
+  settings.add("WEBHOOK_RETRY_LEASE_SECONDS", config.lease,
+               "how long a claimed retry stays one dispatcher's before another may take it");
+  settings.add("WEBHOOK_RETRY_POLL_MS", spec.periodic_interval,
+               "how often due retries are claimed");
+  settings.parse(argc, argv);
   LogMailer mailer;
 
   // The dispatcher lives inside the consume loop's handler, so it (and its delivery pool) is
   // gone before the database it uses; the periodic retry pass, stopped before the loop, reaches
   // it through this weak pointer.
   std::weak_ptr<workers::Dispatcher> running;
-  workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
   spec.periodic = [&running](workers::WorkerContext&) {
     if (auto dispatcher = running.lock()) dispatcher->runDueRetries();
   };
-  spec.periodic_interval = std::chrono::milliseconds(env::getInt("WEBHOOK_RETRY_POLL_MS", 250));
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     auto dispatcher =
         std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);

@@ -1,0 +1,23 @@
+-- AccountDocument with the number fields: rent and the limit count ACTIVE and SUSPENDED.
+CREATE OR REPLACE FUNCTION api_account_document(a accounts) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  WITH held AS (
+    SELECT count(*) AS used, COALESCE(sum(p.monthly_cost_cents), 0) AS rent
+      FROM phone_numbers p
+     WHERE p.account_id = a.id AND p.status IN ('ACTIVE', 'SUSPENDED'))
+  SELECT jsonb_build_object(
+    'account', api_account(a) || jsonb_build_object(
+      'monthly_rent_cents', held.rent,
+      'low_balance', a.balance_cents < held.rent,
+      'phone_number_limit', a.phone_number_limit,
+      'phone_numbers_used', held.used,
+      'inbound_sms_daily_cap', a.inbound_sms_daily_cap,
+      'inbound_sms_received_24h',
+        (SELECT count(*) FROM messages m WHERE m.account_id = a.id AND m.direction = 'INBOUND'
+           AND m.mode = 'LIVE' AND m.created_at > now() - interval '24 hours')),
+    'api_keys', COALESCE(
+      (SELECT jsonb_agg(api_key_resource(k) ORDER BY k.created_at) FROM api_keys k
+        WHERE k.account_id = a.id AND k.kind = 'USER' AND k.revoked_at IS NULL), '[]'::jsonb),
+    'features', jsonb_build_object('email', false))
+  FROM held
+$$;

@@ -1,0 +1,4 @@
+CREATE OR REPLACE FUNCTION iso_ts(t timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;
