@@ -94,7 +94,7 @@ TEST_F(LiveSendingTest, APacedMessageIsLeftToTheSweepAndSentWhenItsSlotComes) {
   EXPECT_EQ(statusOf(later), "QUEUED");
   workers::sweepQueued(context_, carrier_, {});
   EXPECT_EQ(carrier_.sent().size(), 0u) << "not due yet";
-  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  clock_.skip(std::chrono::milliseconds(2100));  // past its slot
   auto counts = workers::sweepQueued(context_, carrier_, {});
   EXPECT_EQ(counts.handed_off, 1);
   EXPECT_EQ(statusOf(later), "SENDING");

@@ -14,6 +14,7 @@
 #include "services/numbers/purchase.h"
 #include "tests/support/fake_carrier.h"
 #include "tests/support/kafka_reader.h"
+#include "tests/support/manual_clock.h"
 #include "tests/support/scratch_database.h"
 #include "topics/records.h"
 #include "workers/runtime/run_worker.h"
@@ -97,7 +98,7 @@ class NumbersTest : public ::testing::Test {
   FakeCarrier carrier_;
   topics::Producer producer_{brokers(), "numbers-test"};
   topics::OutboxRelay relay_{database_, producer_};
-  SystemClock clock_;
+  SkippingClock clock_;  // the workers' time: tests skip ahead instead of sleeping
   workers::WorkerContext context_{database_, producer_, relay_, clock_};
 };
 

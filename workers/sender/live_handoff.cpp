@@ -31,21 +31,23 @@ struct Claim {
 };
 
 // Records that the hand-off starts now; nothing when it is not ours to send (yet).
-Claim claim(db::Database& db, const std::string& id, int stale_after_seconds) {
+Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, TimePoint now) {
   db::Session sql(db);
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
-  *sql << "SELECT * FROM claim_handoff(:id)", soci::use(id), soci::into(message.charge.account_id),
-      soci::into(message.from), soci::into(message.to), soci::into(message.body, body_ind),
-      soci::into(message.charge.cost_cents), soci::into(message.charge.attempt),
-      soci::into(message.part_price_cents);
+  std::string at = formatIso(now);
+  *sql << "SELECT * FROM claim_handoff(:id, :now::timestamptz)", soci::use(id), soci::use(at),
+      soci::into(message.charge.account_id), soci::into(message.from), soci::into(message.to),
+      soci::into(message.body, body_ind), soci::into(message.charge.cost_cents),
+      soci::into(message.charge.attempt), soci::into(message.part_price_cents);
   // One statement, committed on its own: the hand-off is on record before the carrier is called.
   if (sql->got_data()) return {message};
   soci::transaction tx(*sql);
   int queued = 0, started = 0, stale = 0;
-  *sql << "SELECT * FROM handoff_state(:id, :stale_seconds)", soci::use(id),
-      soci::use(stale_after_seconds), soci::into(queued), soci::into(started), soci::into(stale);
+  *sql << "SELECT * FROM handoff_state(:id, :stale_seconds, :now::timestamptz)", soci::use(id),
+      soci::use(stale_after_seconds), soci::use(at), soci::into(queued), soci::into(started),
+      soci::into(stale);
   if (!sql->got_data() || !queued) return {};         // settled already: a replay
   if (!started) return {{}, HandoffOutcome::NotDue};  // its pacing slot comes later
   if (!stale) {
@@ -168,7 +170,7 @@ void failStaleHandoff(soci::session& sql, const std::string& id) {
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
                            const std::string& message_id) {
-  auto claimed = claim(context.db, message_id, policy.stale_handoff_seconds);
+  auto claimed = claim(context.db, message_id, policy.stale_handoff_seconds, context.clock.now());
   if (!claimed.message) {
     context.relay.notify();
     return claimed.otherwise;

@@ -13,11 +13,14 @@ namespace {
 
 constexpr int kBatch = 200;
 
-std::vector<std::string> selectIds(db::Database& db, const std::string& query, int seconds) {
+// Ids the query (placeholders :now, :s, :n in that order) selects as of `now`.
+std::vector<std::string> selectIds(db::Database& db, const std::string& query, TimePoint now,
+                                   int seconds) {
   db::Session sql(db);
   std::vector<std::string> ids(kBatch);
   int batch = kBatch;
-  *sql << query, soci::use(seconds), soci::use(batch), soci::into(ids);
+  std::string at = formatIso(now);
+  *sql << query, soci::use(at), soci::use(seconds), soci::use(batch), soci::into(ids);
   return ids;
 }
 
@@ -26,14 +29,17 @@ std::vector<std::string> selectIds(db::Database& db, const std::string& query, i
 SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
                         int lost_after_seconds) {
   SweepCounts counts;
+  const TimePoint now = context.clock.now();
   {
     db::Session sql(context.db);
     soci::transaction tx(*sql);
     std::vector<std::string> stale(kBatch);
+    std::string at = formatIso(now);
     *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
-            "handoff_started_at < now() - make_interval(secs => :s) ORDER BY send_at LIMIT :n "
-            "FOR UPDATE SKIP LOCKED",
-        soci::use(policy.stale_handoff_seconds), soci::use(kBatch), soci::into(stale);
+            "handoff_started_at < :now::timestamptz - make_interval(secs => :s) ORDER BY send_at "
+            "LIMIT :n FOR UPDATE SKIP LOCKED",
+        soci::use(at), soci::use(policy.stale_handoff_seconds), soci::use(kBatch),
+        soci::into(stale);
     for (const auto& id : stale) failStaleHandoff(*sql, id);
     tx.commit();
     counts.failed_stale = static_cast<int>(stale.size());
@@ -43,19 +49,20 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
   // message is the consumer's, unless its record looks lost; sweeping those at once would race
   // the consumer for every send and cost both sides a round trip.
   auto due = selectIds(context.db,
-                       "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
-                       "handoff_started_at IS NULL AND ((send_at > created_at AND send_at <= "
-                       "now()) OR coalesce(send_at, created_at) < now() - make_interval(secs => "
-                       ":s)) ORDER BY send_at LIMIT :n",
-                       lost_after_seconds);
+                       "WITH asof AS (SELECT :now::timestamptz AS t) SELECT id FROM messages, asof "
+                       "WHERE status = 'QUEUED' AND mode = 'LIVE' AND handoff_started_at IS NULL "
+                       "AND ((send_at > created_at AND send_at <= asof.t) OR "
+                       "coalesce(send_at, created_at) < asof.t - make_interval(secs => :s)) "
+                       "ORDER BY send_at LIMIT :n",
+                       now, lost_after_seconds);
   for (const auto& id : due) {
     if (handOffLive(context, carrier, policy, id) == HandoffOutcome::Settled) ++counts.handed_off;
   }
   auto lost_tests = selectIds(context.db,
                               "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'TEST' "
-                              "AND created_at < now() - make_interval(secs => :s) "
+                              "AND created_at < :now::timestamptz - make_interval(secs => :s) "
                               "ORDER BY created_at LIMIT :n",
-                              lost_after_seconds);
+                              now, lost_after_seconds);
   for (const auto& id : lost_tests) simulateTestSend(context, id);
   counts.simulated = static_cast<int>(lost_tests.size());
   if (counts.handed_off || counts.failed_stale || counts.simulated) {
