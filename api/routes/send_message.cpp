@@ -18,6 +18,7 @@
 #include "domain/ids.h"
 #include "services/compliance/consent_check.h"
 #include "services/messaging/charges.h"
+#include "services/messaging/lifecycle.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
@@ -121,14 +122,10 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
   std::string charge_description =
       "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)";
   int queue_again_flag = queue_again ? 1 : 0;
-  auto event = topics::prepareEvent({caller.account_id,
-                                     "message.queued",
-                                     caller.live(),
-                                     {{"message_id", m.id},
-                                      {"from", send.from.str()},
-                                      {"to", send.to.str()},
-                                      {"status", "QUEUED"},
-                                      {"message_status", "QUEUED"}}});
+  // Accept or Requeue: both raise message.queued with the same payload.
+  auto event = topics::prepareEvent(
+      {caller.account_id, std::string(messaging::transitionOf(messaging::Move::Accept).event),
+       caller.live(), messaging::queuedEvent({m.id, send.from.str(), send.to.str()})});
   std::string events_topic(topics::kEvents.name), outbound_topic(topics::kSmsOutbound.name);
   std::string outbound_record =
       topics::OutboundSms{m.id, caller.account_id, send.from.str(), mode}.toJson().dump();

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "services/messaging/charges.h"
+#include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/undeliverable.h"
 #include "topics/catalogue.h"
@@ -12,38 +13,30 @@
 namespace smsgw::messaging {
 namespace {
 
-struct Transition {
-  const char* next_status;
-  const char* event;
-};
-
-std::optional<Transition> transitionFor(const std::string& carrier_status) {
-  if (carrier_status == "delivered") return Transition{"DELIVERED", "message.delivered"};
-  if (carrier_status == "delivery_failed" || carrier_status == "expired") {
-    return Transition{"UNDELIVERED", "message.undelivered"};
+// The receipt's move (lifecycle.h); nullopt for `sending`, which is not final.
+std::optional<Move> moveFor(const std::string& carrier_status) {
+  try {
+    return receiptMove(carrier_status);
+  } catch (const std::invalid_argument& e) {
+    throw topics::PermanentError(e.what());  // to the dead-letter topic: no retry will help
   }
-  if (carrier_status == "sending_failed") return Transition{"FAILED", "message.failed"};
-  if (carrier_status == "sending") return std::nullopt;  // not final: nothing to record yet
-  throw topics::PermanentError("unknown carrier status " + carrier_status);
 }
 
 }  // namespace
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy) {
-  auto transition = transitionFor(receipt.status);
-  if (!transition) return ReceiptOutcome::Unchanged;
+  auto move = moveFor(receipt.status);
+  if (!move) return ReceiptOutcome::Unchanged;
 
   std::string error_code;
   if (!receipt.errors.empty()) error_code = receipt.errors[0].value("code", "");
   soci::indicator error_ind = error_code.empty() ? soci::i_null : soci::i_ok;
-  std::string next(transition->next_status), type(transition->event);
+  const Transition& transition = transitionOf(*move);
+  std::string next(toString(transition.to)), type(transition.event);
   // The message's id, account, to, from and mode are filled in by apply_carrier_receipt.
-  nlohmann::json data = {
-      {"status", receipt.status}, {"message_status", next}, {"errors", receipt.errors}};
-  if (next == "FAILED")
-    data["error_code"] = error_code.empty() ? nlohmann::json(nullptr) : nlohmann::json(error_code);
-  auto event = topics::prepareEvent({"", type, true, data});
+  auto event = topics::prepareEvent(
+      {"", type, true, receiptEvent(*move, receipt.status, receipt.errors, error_code)});
   std::string payload = receipt.toJson().dump(), topic(topics::kEvents.name), outcome;
   ChargedMessage message;
   std::string to;
@@ -61,8 +54,8 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
       soci::into(message.cost_cents, cost_ind);
   if (outcome == "UNCHANGED") return ReceiptOutcome::Unchanged;
   if (outcome == "HELD") return ReceiptOutcome::HeldEarly;
-  if (!live || next == "DELIVERED") return ReceiptOutcome::Applied;
-  if (next == "FAILED") refundCharge(sql, message, "carrier could not send");
+  if (!live || *move == Move::ReceiptDelivered) return ReceiptOutcome::Applied;
+  if (transition.to == MessageStatus::Failed) refundCharge(sql, message, "carrier could not send");
   recordCarrierFailure(sql, to, error_code);
   reviewDeliveryHealth(sql, message.account_id, policy);
   return ReceiptOutcome::Applied;

@@ -11,6 +11,7 @@
 #include "services/compliance/opt_in.h"
 #include "services/compliance/platform_texts.h"
 #include "services/compliance/records.h"
+#include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
@@ -162,18 +163,11 @@ void InboundHandler::operator()(const topics::Record& record) {
     KeywordOutcome outcome = actOnKeyword(*sql, *holder, sms, id, reply, context_.clock.now());
     *sql << "UPDATE messages SET keyword_action = :k WHERE id = :id", soci::use(outcome.action),
         soci::use(id);
-    topics::raiseEvent(*sql, {holder->account_id,
-                              "message.received",
-                              true,
-                              {{"message_id", id},
-                               {"from", sms.from},
-                               {"to", sms.to},
-                               {"body", sms.text},
-                               {"keyword_action", outcome.action},
-                               {"segment_count", parts},
-                               {"cost_cents", cost},
-                               {"status", "RECEIVED"},
-                               {"message_status", "RECEIVED"}}});
+    topics::raiseEvent(
+        *sql,
+        {holder->account_id, std::string(messaging::transitionOf(messaging::Move::Receive).event),
+         true,
+         messaging::receivedEvent({id, sms.from, sms.to}, sms.text, outcome.action, parts, cost)});
     if (outcome.follow_up) topics::raiseEvent(*sql, *outcome.follow_up);
     if (outcome.action == "opted_out")
       messaging::reviewOptOutRate(*sql, holder->account_id, policy_);

@@ -7,6 +7,7 @@
 
 #include "domain/errors.h"
 #include "services/messaging/charges.h"
+#include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/receipts.h"
 #include "services/messaging/still_queued.h"
@@ -68,17 +69,11 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
   int parts = result.parts;
   long long settled = static_cast<long long>(message.part_price_cents) * parts;
   long long adjustment = charge.cost_cents > 0 ? charge.cost_cents - settled : 0;
-  auto event = topics::prepareEvent({charge.account_id,
-                                     "message.sent",
-                                     true,
-                                     {{"message_id", charge.id},
-                                      {"from", message.from},
-                                      {"to", message.to},
-                                      {"status", "SENDING"},
-                                      {"message_status", "SENDING"},
-                                      {"carrier_message_id", result.carrier_message_id},
-                                      {"segment_count", parts},
-                                      {"cost_cents", settled}}});
+  auto event = topics::prepareEvent(
+      {charge.account_id,
+       std::string(messaging::transitionOf(messaging::Move::CarrierAccepted).event), true,
+       messaging::sentEvent({charge.id, message.from, message.to}, result.carrier_message_id, parts,
+                            settled)});
   std::string reference = messaging::chargeReference(charge.id, charge.attempt);
   std::string description = "Carrier counted " + std::to_string(parts) + " parts";
   std::string topic(topics::kEvents.name);
@@ -104,6 +99,7 @@ ErrorCode failureCode(const CarrierSendResult& result) {
     case CarrierSendResult::Kind::Timeout:
       return ErrorCode::CARRIER_TIMEOUT;
     case CarrierSendResult::Kind::Throttled:
+      return ErrorCode::CARRIER_THROTTLED;
     case CarrierSendResult::Kind::Unavailable:
     case CarrierSendResult::Kind::Accepted:
       break;
@@ -115,29 +111,22 @@ ErrorCode failureCode(const CarrierSendResult& result) {
 // safe to resend. A timeout is never retried: the carrier may have sent it.
 void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
             const SendPolicy& policy) {
-  std::string code = result.kind == CarrierSendResult::Kind::Throttled
-                         ? "CARRIER_THROTTLED"
-                         : std::string(errorInfo(failureCode(result)).name);
-  std::string text(errorInfo(failureCode(result)).message_en);
+  ErrorCode failure = failureCode(result);
+  std::string code(errorInfo(failure).name), text(errorInfo(failure).message_en);
   if (!result.error_code.empty()) text += " (carrier " + result.error_code + ")";
-  std::string updated;
+  const auto& move = messaging::transitionOf(messaging::Move::CarrierRefused);
+  std::string status(messaging::toString(move.to)), updated;
   sql << std::string(
-             "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = "
+             "UPDATE messages SET status = :s, error_code = :c, error_message = "
              ":m, updated_at = now() WHERE id = :id AND ") +
              messaging::kStillQueued + " RETURNING id",
-      soci::use(code), soci::use(text), soci::use(message.charge.id), soci::into(updated);
+      soci::use(status), soci::use(code), soci::use(text), soci::use(message.charge.id),
+      soci::into(updated);
   if (!sql.got_data()) return;
   messaging::refundCharge(sql, message.charge, "the carrier did not take the message");
-  topics::raiseEvent(sql, {message.charge.account_id,
-                           "message.failed",
-                           true,
-                           {{"message_id", message.charge.id},
-                            {"from", message.from},
-                            {"to", message.to},
-                            {"status", "FAILED"},
-                            {"message_status", "FAILED"},
-                            {"error_code", code},
-                            {"error_message", text}}});
+  topics::raiseEvent(sql, {message.charge.account_id, std::string(move.event), true,
+                           messaging::handoffFailedEvent(
+                               {message.charge.id, message.from, message.to}, failure, text)});
   if (result.kind == CarrierSendResult::Kind::Refused) {  // the carrier judged the destination
     messaging::recordCarrierFailure(sql, message.to, result.error_code);
     messaging::reviewDeliveryHealth(sql, message.charge.account_id, policy);
@@ -149,23 +138,20 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
 void failStaleHandoff(soci::session& sql, const std::string& id) {
   messaging::ChargedMessage message;
   message.id = id;
+  const auto& move = messaging::transitionOf(messaging::Move::HandoffInterrupted);
+  std::string status(messaging::toString(move.to));
+  std::string code(errorInfo(ErrorCode::STALE_QUEUED).name);
+  std::string text(errorInfo(ErrorCode::STALE_QUEUED).message_en);
   sql << std::string(
-             "UPDATE messages SET status = 'FAILED', error_code = 'STALE_QUEUED', "
-             "error_message = 'Sending was interrupted by a restart; the message was "
-             "not sent again.', updated_at = now() WHERE id = :id AND ") +
+             "UPDATE messages SET status = :s, error_code = :c, error_message = :m, "
+             "updated_at = now() WHERE id = :id AND ") +
              messaging::kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
-      soci::use(id), soci::into(message.account_id), soci::into(message.cost_cents),
-      soci::into(message.attempt);
+      soci::use(status), soci::use(code), soci::use(text), soci::use(id),
+      soci::into(message.account_id), soci::into(message.cost_cents), soci::into(message.attempt);
   if (!sql.got_data()) return;
   messaging::refundCharge(sql, message, "sending interrupted");
-  topics::raiseEvent(sql, {message.account_id,
-                           "message.failed",
-                           true,
-                           {{"message_id", id},
-                            {"status", "FAILED"},
-                            {"message_status", "FAILED"},
-                            {"error_code", "STALE_QUEUED"},
-                            {"error_message", "Sending was interrupted by a restart."}}});
+  topics::raiseEvent(
+      sql, {message.account_id, std::string(move.event), true, messaging::interruptedEvent(id)});
 }
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,

@@ -5,6 +5,8 @@
 
 #include "db/outbox.h"
 #include "domain/destinations.h"
+#include "domain/errors.h"
+#include "services/messaging/lifecycle.h"
 #include "services/messaging/still_queued.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
@@ -21,19 +23,15 @@ void refuse(soci::session& sql, const std::string& id, const std::string& accoun
             const std::string& from, const std::string& to) {
   std::string text = std::string("The carrier refused the message. (carrier ") +
                      kSimulatedRefusalCode + ", simulated)";
-  sql << "UPDATE messages SET status = 'FAILED', error_code = 'CARRIER_ERROR', error_message = "
-         ":m, cost_cents = 0, handoff_started_at = now(), updated_at = now() WHERE id = :id",
-      soci::use(text), soci::use(id);
-  topics::raiseEvent(sql, {account,
-                           "message.failed",
-                           false,
-                           {{"message_id", id},
-                            {"from", from},
-                            {"to", to},
-                            {"status", "FAILED"},
-                            {"message_status", "FAILED"},
-                            {"error_code", "CARRIER_ERROR"},
-                            {"error_message", text}}});
+  const auto& move = messaging::transitionOf(messaging::Move::CarrierRefused);
+  std::string status(messaging::toString(move.to));
+  std::string code(errorInfo(ErrorCode::CARRIER_ERROR).name);
+  sql << "UPDATE messages SET status = :s, error_code = :c, error_message = :m, cost_cents = 0, "
+         "handoff_started_at = now(), updated_at = now() WHERE id = :id",
+      soci::use(status), soci::use(code), soci::use(text), soci::use(id);
+  topics::raiseEvent(
+      sql, {account, std::string(move.event), false,
+            messaging::handoffFailedEvent({id, from, to}, ErrorCode::CARRIER_ERROR, text)});
 }
 
 }  // namespace
@@ -63,20 +61,13 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
     return;
   }
   std::string carrier_id = "sim_" + message_id;
-  *sql << "UPDATE messages SET status = 'SENDING', handoff_started_at = now(), sent_at = now(), "
+  const auto& move = messaging::transitionOf(messaging::Move::CarrierAccepted);
+  std::string status(messaging::toString(move.to));
+  *sql << "UPDATE messages SET status = :s, handoff_started_at = now(), sent_at = now(), "
           "updated_at = now(), carrier_message_id = :cid WHERE id = :id",
-      soci::use(carrier_id), soci::use(message_id);
-  topics::raiseEvent(*sql, {account,
-                            "message.sent",
-                            false,
-                            {{"message_id", message_id},
-                             {"from", from},
-                             {"to", to},
-                             {"status", "SENDING"},
-                             {"message_status", "SENDING"},
-                             {"carrier_message_id", carrier_id},
-                             {"segment_count", parts},
-                             {"cost_cents", cost}}});
+      soci::use(status), soci::use(carrier_id), soci::use(message_id);
+  topics::raiseEvent(*sql, {account, std::string(move.event), false,
+                            messaging::sentEvent({message_id, from, to}, carrier_id, parts, cost)});
   topics::CarrierReceipt receipt{carrier_id, "delivered"};
   if (magic == TestDestination::Undelivered) {
     receipt.status = "delivery_failed";

@@ -1,0 +1,80 @@
+#pragma once
+// The message lifecycle in one place (spec "Message status" and "Events"): the statuses, every
+// move between them with the statuses it may start from and the event it raises, and the
+// payload of every message.* event. Whatever changes a message's status takes the move, its
+// target status and its event from here: the API's send and its retry, the sender (LIVE and
+// simulated), the receipt worker, the inbound worker and the platform's texts. The SQL
+// functions that make a move in one round trip (accept_outbound_message,
+// record_carrier_acceptance, apply_carrier_receipt) are handed the event built here, and an
+// integration test holds their guards, and the interrupted hand-off's, to this table
+// (tests/integration/message_lifecycle_test.cpp).
+// Pure; thread-safe.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "domain/errors.h"
+
+namespace smsgw::messaging {
+
+enum class MessageStatus { Queued, Sending, Sent, Delivered, Failed, Undelivered, Received };
+
+std::string_view toString(MessageStatus status);  // "QUEUED", …
+std::optional<MessageStatus> messageStatusFromString(std::string_view text);
+std::vector<MessageStatus> allMessageStatuses();
+
+enum class Move {
+  Accept,                // a send accepted and charged: a new QUEUED message
+  Requeue,               // its retry with the same Idempotency-Key, FAILED before the carrier
+  CarrierAccepted,       // the carrier took it
+  CarrierRefused,        // the carrier refused it, or was unreachable, throttled or silent
+  HandoffInterrupted,    // a sender died while handing it over (STALE_QUEUED)
+  ReceiptDelivered,      // the carrier's receipt: on the handset
+  ReceiptUndelivered,    // blocked, expired or unreachable (charge kept)
+  ReceiptSendingFailed,  // the carrier could not send it after all (refunded)
+  Receive,               // a text arrived on an account number
+};
+
+struct Transition {
+  std::vector<MessageStatus> from;  // empty: the move makes a new message
+  MessageStatus to;
+  std::string_view event;  // the message.* event it raises
+};
+
+const Transition& transitionOf(Move move);
+// Whether a message in `from` (nullopt: none yet) may make `move`.
+bool allows(Move move, std::optional<MessageStatus> from);
+
+// A carrier receipt's status as a move; nullopt for `sending`, which is not final. Throws
+// std::invalid_argument for a status the carrier protocol does not have.
+std::optional<Move> receiptMove(std::string_view carrier_status);
+
+// A message's own fields every event names.
+struct MessageParties {
+  std::string id;
+  std::string from;
+  std::string to;
+};
+
+// message.queued (Accept, Requeue) and message.sent (CarrierAccepted).
+nlohmann::json queuedEvent(const MessageParties& message);
+nlohmann::json sentEvent(const MessageParties& message, const std::string& carrier_message_id,
+                         int segment_count, long long cost_cents);
+// message.failed, form (a): the hand-off failed; `code` from the error table.
+nlohmann::json handoffFailedEvent(const MessageParties& message, ErrorCode code,
+                                  const std::string& error_message);
+// message.failed, form (c): a restart interrupted the hand-off; no from, no to.
+nlohmann::json interruptedEvent(const std::string& message_id);
+// message.delivered, .undelivered and .failed form (b), from a receipt: the carrier's status
+// and errors. The message's own fields are added where the message is found (SQL).
+nlohmann::json receiptEvent(Move move, const std::string& carrier_status,
+                            const nlohmann::json& errors, const std::string& error_code);
+// message.received.
+nlohmann::json receivedEvent(const MessageParties& message, const std::string& body,
+                             const std::string& keyword_action, int segment_count,
+                             long long cost_cents);
+
+}  // namespace smsgw::messaging

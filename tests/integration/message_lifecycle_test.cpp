@@ -1,0 +1,98 @@
+// The SQL that moves a message holds to the lifecycle table: for every status a message can be
+// in, the receipt, the carrier's acceptance and an interrupted hand-off change it exactly when
+// services/messaging/lifecycle allows that move from that status, and to the table's target.
+#include <gtest/gtest.h>
+#include <soci/soci.h>
+
+#include "db/database.h"
+#include "domain/ids.h"
+#include "services/messaging/lifecycle.h"
+#include "services/messaging/receipts.h"
+#include "tests/support/scratch_database.h"
+#include "topics/catalogue.h"
+#include "topics/event_writer.h"
+#include "workers/sender/live_handoff.h"
+
+using namespace smsgw;
+using namespace smsgw::messaging;
+using namespace smsgw::testing;
+
+namespace {
+
+class MessageLifecycleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scratch_.exec("INSERT INTO accounts (id, name, email, password_hash) VALUES ('" + account_ +
+                  "', 'T', '" + account_ + "@ex.ca', 'x')");
+  }
+
+  // A TEST message (nothing to refund) already in `status`, known to the carrier as `id`.
+  std::string messageIn(MessageStatus status) {
+    std::string id = newId("msg");
+    std::string direction = status == MessageStatus::Received ? "INBOUND" : "OUTBOUND";
+    scratch_.exec(
+        "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
+        "segment_count, mode, cost_cents, carrier_message_id) VALUES ('" +
+        id + "', '" + account_ + "', '" + direction + "', '+14165550100', '+14165550123', 'hi', '" +
+        std::string(toString(status)) + "', 1, 'TEST', 0, 'carrier-" + id + "')");
+    return id;
+  }
+
+  std::string statusOf(const std::string& id) {
+    db::Session sql(database_);
+    std::string status;
+    *sql << "SELECT status FROM messages WHERE id = :id", soci::use(id), soci::into(status);
+    return status;
+  }
+
+  // Checks one move from every status: `apply` makes it on a message in that status.
+  template <typename Apply>
+  void holdsToTheTable(Move move, Apply apply) {
+    for (MessageStatus from : allMessageStatuses()) {
+      std::string id = messageIn(from);
+      {
+        db::Session sql(database_);
+        soci::transaction txn(*sql);
+        apply(*sql, id);
+        txn.commit();
+      }
+      std::string expected(allows(move, from) ? toString(transitionOf(move).to) : toString(from));
+      EXPECT_EQ(statusOf(id), expected) << "from " << toString(from);
+    }
+  }
+
+  ScratchDatabase scratch_;
+  db::Database database_{scratch_.url(), 2};
+  std::string account_ = newId("acc");
+  SendPolicy policy_;
+};
+
+}  // namespace
+
+TEST_F(MessageLifecycleTest, ReceiptsMoveOnlyWhatTheTableAllows) {
+  for (std::string carrier_status : {"delivered", "delivery_failed", "expired", "sending_failed"}) {
+    Move move = *receiptMove(carrier_status);
+    holdsToTheTable(move, [&](soci::session& sql, const std::string& id) {
+      applyReceipt(sql, {"carrier-" + id, carrier_status, nlohmann::json::array()}, policy_);
+    });
+  }
+}
+
+TEST_F(MessageLifecycleTest, TheCarriersAcceptanceMovesOnlyWhatTheTableAllows) {
+  holdsToTheTable(Move::CarrierAccepted, [&](soci::session& sql, const std::string& id) {
+    auto event = topics::prepareEvent(
+        {account_, "message.sent", false,
+         sentEvent({id, "+14165550100", "+14165550123"}, "carrier-" + id, 1, 0)});
+    std::string carrier_id = "carrier-" + id, topic(topics::kEvents.name);
+    sql << "SELECT * FROM record_carrier_acceptance(:id, :c, 1, 0, 'ref', 'adj', "
+           ":e::uuid, :r::jsonb, :topic)",
+        soci::use(id), soci::use(carrier_id), soci::use(event.id), soci::use(event.record_json),
+        soci::use(topic);
+  });
+}
+
+TEST_F(MessageLifecycleTest, AnInterruptedHandOffMovesOnlyWhatTheTableAllows) {
+  holdsToTheTable(Move::HandoffInterrupted, [&](soci::session& sql, const std::string& id) {
+    workers::failStaleHandoff(sql, id);
+  });
+}
