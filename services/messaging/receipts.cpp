@@ -6,37 +6,25 @@
 #include "services/messaging/charges.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
+#include "services/messaging/receipt_decision.h"
 #include "services/messaging/undeliverable.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 
 namespace smsgw::messaging {
-namespace {
-
-// The receipt's move (lifecycle.h); nullopt for `sending`, which is not final.
-std::optional<Move> moveFor(const std::string& carrier_status) {
-  try {
-    return receiptMove(carrier_status);
-  } catch (const std::invalid_argument& e) {
-    throw topics::PermanentError(e.what());  // to the dead-letter topic: no retry will help
-  }
-}
-
-}  // namespace
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy) {
-  auto move = moveFor(receipt.status);
-  if (!move) return ReceiptOutcome::Unchanged;
-
-  std::string error_code;
-  if (!receipt.errors.empty()) error_code = receipt.errors[0].value("code", "");
+  auto decision = decideReceipt(receipt);
+  if (!decision) return ReceiptOutcome::Unchanged;
+  const Move move = decision->move;
+  const std::string& error_code = decision->error_code;
   soci::indicator error_ind = error_code.empty() ? soci::i_null : soci::i_ok;
-  const Transition& transition = transitionOf(*move);
+  const Transition& transition = transitionOf(move);
   std::string next(toString(transition.to)), type(transition.event);
   // The message's id, account, to, from and mode are filled in by apply_carrier_receipt.
   auto event = topics::prepareEvent(
-      {"", type, true, receiptEvent(*move, receipt.status, receipt.errors, error_code)});
+      {"", type, true, receiptEvent(move, receipt.status, receipt.errors, error_code)});
   std::string payload = receipt.toJson().dump(), topic(topics::kEvents.name), outcome;
   ChargedMessage message;
   std::string to;
@@ -54,10 +42,12 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
       soci::into(message.cost_cents, cost_ind);
   if (outcome == "UNCHANGED") return ReceiptOutcome::Unchanged;
   if (outcome == "HELD") return ReceiptOutcome::HeldEarly;
-  if (!live || *move == Move::ReceiptDelivered) return ReceiptOutcome::Applied;
-  if (transition.to == MessageStatus::Failed) refundCharge(sql, message, "carrier could not send");
-  recordCarrierFailure(sql, to, error_code);
-  reviewDeliveryHealth(sql, message.account_id, policy);
+  ReceiptFollowUp follow_up = followUpOf(move, live);
+  if (follow_up.refund) refundCharge(sql, message, "carrier could not send");
+  if (follow_up.counts_against_destination) {
+    recordCarrierFailure(sql, to, error_code);
+    reviewDeliveryHealth(sql, message.account_id, policy);
+  }
   return ReceiptOutcome::Applied;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "services/numbers/number_decisions.h"
 #include "topics/event_writer.h"
 
 namespace smsgw::numbers {
@@ -73,27 +74,15 @@ void restore(db::Database& db, const std::string& number_id) {
 ReleaseResult finishRelease(db::Database& db, CarrierClient& carrier, const std::string& number_id,
                             const std::string& phone_number, const std::string& reason,
                             TimePoint now) {
-  using Kind = NumberOperation::Kind;
   NumberOperation release = carrier.releaseNumber(phone_number);
-  bool gone = release.kind == Kind::Done || release.kind == Kind::NotHeld;
-  bool still_held = release.kind == Kind::Refused;
-  if (release.kind == Kind::Failed) {
-    switch (carrier.numberHolding(phone_number)) {
-      case NumberHolding::NotHeld:
-        gone = true;
-        break;
-      case NumberHolding::Held:
-        still_held = true;
-        break;
-      case NumberHolding::Unknown:
-        break;
-    }
-  }
-  if (gone) {
+  std::optional<NumberHolding> holding;
+  if (release.kind == NumberOperation::Kind::Failed) holding = carrier.numberHolding(phone_number);
+  ReleaseVerdict verdict = judgeRelease(release.kind, holding);
+  if (verdict == ReleaseVerdict::Released) {
     markReleased(db, number_id, reason, now);
     return {ReleaseResult::Kind::Released, "", ""};
   }
-  if (still_held) {
+  if (verdict == ReleaseVerdict::StillHeld) {
     restore(db, number_id);
     return {ReleaseResult::Kind::CarrierRefused, release.error_code, release.error_detail};
   }

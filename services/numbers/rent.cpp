@@ -10,6 +10,7 @@
 #include "db/ledger.h"
 #include "db/outbox.h"
 #include "domain/rent_period.h"
+#include "services/numbers/number_decisions.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
@@ -64,15 +65,13 @@ bool payPeriod(soci::session& sql, const RentedNumber& number, int period) {
   return posted.outcome != db::LedgerOutcome::InsufficientBalance;
 }
 
-// Records `period` as paid and returns the next due date. The number is ACTIVE afterwards.
-TimePoint markPaid(soci::session& sql, const RentedNumber& number, int period) {
-  TimePoint next_due = rentPeriodStart(number.provisioned_at, period + 1);
+// Records `period` as paid, due again at `next_due`. The number is ACTIVE afterwards.
+void markPaid(soci::session& sql, const RentedNumber& number, int period, TimePoint next_due) {
   std::string next_due_text = formatIso(next_due);
   sql << "UPDATE phone_numbers SET status = 'ACTIVE', rent_periods_paid = :p, "
          "next_rent_due_at = :due::timestamptz, billing_enqueued_at = NULL, "
          "suspended_at = NULL, grace_ends_at = NULL WHERE id = :id",
       soci::use(period), soci::use(next_due_text), soci::use(number.id);
-  return next_due;
 }
 
 void suspend(soci::session& sql, const RentedNumber& number, TimePoint as_of,
@@ -97,18 +96,21 @@ void suspend(soci::session& sql, const RentedNumber& number, TimePoint as_of,
 RentOutcome collectRent(soci::session& sql, const std::string& number_id, int period,
                         TimePoint as_of, const RentSettings& settings) {
   auto number = lockNumber(sql, number_id);
-  if (!number || number->status != "ACTIVE" || number->periods_paid + 1 != period ||
-      number->next_due_at > as_of) {
+  if (!number ||
+      !rentIsDue({number->status, number->periods_paid, number->next_due_at}, period, as_of)) {
     return RentOutcome::NothingDue;
   }
-  if (!payPeriod(sql, *number, period)) {
+  bool paid = payPeriod(sql, *number, period);
+  TimePoint next_due = rentPeriodStart(number->provisioned_at, period + 1);
+  AfterRent after = afterRent(paid, next_due, as_of);
+  if (after == AfterRent::Suspend) {
     suspend(sql, *number, as_of, settings);
     spdlog::info("suspended {} ({}): month {} not covered", number->phone_number, number->id,
                  period);
     return RentOutcome::Suspended;
   }
-  TimePoint next_due = markPaid(sql, *number, period);
-  if (next_due <= as_of) {  // catching up: the following month is due already
+  markPaid(sql, *number, period, next_due);
+  if (after == AfterRent::PaidAndNextDue) {
     topics::BillingRent next{number->id, "collect", period + 1, formatIso(as_of)};
     db::enqueueOutbox(sql, std::string(topics::kBillingRent.name), number->id,
                       next.toJson().dump());
@@ -132,7 +134,7 @@ int reactivateSuspended(soci::session& sql, const std::string& account_id, TimeP
   for (const auto& number : suspended) {
     int owed_period = number.periods_paid + 1;
     if (!payPeriod(sql, number, owed_period)) break;  // oldest first; the rest wait for funds
-    markPaid(sql, number, owed_period);
+    markPaid(sql, number, owed_period, rentPeriodStart(number.provisioned_at, owed_period + 1));
     spdlog::info("reactivated {} ({}): month {} collected", number.phone_number, number.id,
                  owed_period);
     ++reactivated;

@@ -94,10 +94,6 @@ void disableEndpoint(soci::session& sql, const std::string& webhook_id, const st
       soci::use(reason), soci::use(at), soci::use(webhook_id);
 }
 
-std::string afterAttempts(const std::string& reason, int attempts) {
-  return reason + " after " + std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
-}
-
 struct StreakRow {
   bool exists = false;
   bool active = false;
@@ -157,11 +153,6 @@ void scheduleRetry(soci::session& sql, const OwedDelivery& owed, int step, TimeP
       soci::use(owed.attempt), soci::use(step), soci::use(reason), soci::use(due_at), soci::use(at);
 }
 
-std::string streakSummary(const std::string& reason, const policy::Streak& streak) {
-  return reason + " for 24 h: " + std::to_string(streak.failed_events) + " events failed since " +
-         formatIso(*streak.failing_since);
-}
-
 // The attempt's row in webhook_retries is what makes it this dispatcher's to settle.
 bool stillOurs(soci::session& sql, const OwedDelivery& owed) {
   int attempts = 0;
@@ -177,41 +168,21 @@ bool stillOurs(soci::session& sql, const OwedDelivery& owed) {
 Settlement settleFailure(soci::session& sql, const OwedDelivery& owed,
                          const DeliveryOutcome& outcome, const StreakRow& row, TimePoint now,
                          std::mt19937_64& random) {
-  Settlement settlement;
-  if (outcome.blocked()) {
-    // Not a failure of the endpoint's server: the streak is left alone, the endpoint is off.
-    disableEndpoint(sql, owed.endpoint.id, dead_letter_reason::kSsrfBlocked, now);
-    dropRetry(sql, owed);
-    recordDeadLetter(sql, owed, dead_letter_reason::kSsrfBlocked, now);
-    deadLetterOwedEvents(sql, owed.endpoint.id, "", now);
-    settlement.disabled = true;
-    settlement.dead_letter_reason = dead_letter_reason::kSsrfBlocked;
-    return settlement;
-  }
-  bool counted = failedInStreak(sql, owed, row.streak);
-  bool was_failing = policy::continuesStreak(row.streak, now);
-  policy::Streak streak = policy::afterFailure(row.streak, now, counted);
-  saveStreak(sql, owed.endpoint.id, streak, outcome.reason);
-  if (!row.active) {
-    dropRetry(sql, owed);
-    settlement.dead_letter_reason =
-        afterAttempts(outcome.reason, owed.attempt) + "; endpoint disabled";
-    recordDeadLetter(sql, owed, settlement.dead_letter_reason, now);
-    return settlement;
-  }
-  int step = owed.step ? *owed.step + 1 : policy::firstRetryStep(was_failing);
-  auto due = policy::retryDueAt(step, now, random);
-  bool disable = policy::shouldDisable(streak, now);
-  if (due && !disable) {
-    scheduleRetry(sql, owed, step, *due, outcome.reason, now);
+  FailedAttempt failed{outcome.reason, owed.attempt, owed.step, outcome.blocked(),
+                       row.active,     row.streak,   false};
+  if (!failed.ssrf_blocked) failed.event_counted = failedInStreak(sql, owed, row.streak);
+  FailurePlan plan = planFailure(failed, now, random);
+  if (plan.streak) saveStreak(sql, owed.endpoint.id, *plan.streak, outcome.reason);
+  if (plan.retry_at) {
+    scheduleRetry(sql, owed, *plan.retry_step, *plan.retry_at, outcome.reason, now);
   } else {
     dropRetry(sql, owed);
-    settlement.dead_letter_reason =
-        afterAttempts(outcome.reason, owed.attempt) + (disable ? "; endpoint disabled" : "");
-    recordDeadLetter(sql, owed, settlement.dead_letter_reason, now);
+    recordDeadLetter(sql, owed, plan.dead_letter_reason, now);
   }
-  if (disable) {
-    disableEndpoint(sql, owed.endpoint.id, streakSummary(outcome.reason, streak), now);
+  Settlement settlement;
+  settlement.dead_letter_reason = plan.dead_letter_reason;
+  if (plan.disable) {
+    disableEndpoint(sql, owed.endpoint.id, plan.disable_reason, now);
     deadLetterOwedEvents(sql, owed.endpoint.id, "", now);
     settlement.disabled = true;
   }

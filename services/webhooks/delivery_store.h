@@ -13,6 +13,7 @@
 
 #include "adapters/webhook_delivery.h"
 #include "domain/clock.h"
+#include "services/webhooks/failure_plan.h"
 #include "topics/records.h"
 
 namespace smsgw::webhooks {
@@ -26,16 +27,6 @@ struct OwedDelivery {
   std::optional<int> step;    // the retry schedule's step of this attempt; nothing for a first
   bool from_retries = false;  // claimed from webhook_retries (else a first attempt off Kafka)
 };
-
-namespace dead_letter_reason {
-inline constexpr const char* kQueueFull = "queue_full";
-inline constexpr const char* kEndpointDisabled = "ENDPOINT_DISABLED";  // switched off by the user
-inline constexpr const char* kSsrfBlocked = "SSRF_BLOCKED";
-// Everything for a SUSPENDED or CLOSED account: ACCOUNT_SUSPENDED, ACCOUNT_CLOSED.
-inline std::string accountNotServed(const std::string& status) {
-  return "ACCOUNT_" + status;
-}
-}  // namespace dead_letter_reason
 
 // The account's status; delivery happens only for accounts neither SUSPENDED nor CLOSED.
 std::string accountStatus(soci::session& sql, const std::string& account_id);

@@ -15,6 +15,7 @@
 #include "services/messaging/protection.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/inbound_keyword/inbound_decision.h"
 
 namespace smsgw::workers {
 namespace {
@@ -77,50 +78,31 @@ void announceCapOnce(soci::session& sql, const Holder& holder, int received) {
             {{"cap", holder.daily_cap}, {"window_hours", 24}, {"received_in_window", received}}});
 }
 
-struct KeywordOutcome {
-  std::string action = "ignored";  // keyword_action of message.received
-  std::optional<topics::EventDraft> follow_up;
-  std::optional<std::string> auto_reply_keyword;  // STOP, START or HELP
-};
-
+// Acts on the keyword: STOP records an opt-out (and declines a pending opt-in), START
+// reinstates one, YES confirms an opt-in.
 KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topics::InboundSms& sms,
                             const std::string& message_id, const KeywordReply& reply,
                             TimePoint now) {
-  KeywordOutcome outcome;
   compliance::OptOutDraft opt_out{holder.account_id, "LIVE",    sms.from, sms.to,
                                   reply.whole_reply, message_id};
   compliance::ReplyToOptIn opt_in{holder.account_id, "LIVE", sms.to, sms.from, message_id};
-  nlohmann::json opt_out_data = {
-      {"phone_number", sms.from}, {"from_number", sms.to}, {"keyword", reply.whole_reply}};
+  bool took_effect = false;
   switch (reply.keyword) {
     case Keyword::Stop:
-      outcome.action = "opted_out";
-      outcome.auto_reply_keyword = "STOP";
       compliance::declineOptIn(sql, opt_in);
-      if (compliance::recordOptOut(sql, opt_out)) {
-        outcome.follow_up =
-            topics::EventDraft{holder.account_id, "opt_out.recorded", true, opt_out_data};
-      }
+      took_effect = compliance::recordOptOut(sql, opt_out);
       break;
     case Keyword::Start:
-      if (compliance::reinstateOptOut(sql, opt_out)) {
-        outcome.action = "reinstated";
-        outcome.auto_reply_keyword = "START";
-        outcome.follow_up =
-            topics::EventDraft{holder.account_id, "opt_out.reinstated", true, opt_out_data};
-      }
-      break;
-    case Keyword::Help:
-      outcome.action = "help";
-      outcome.auto_reply_keyword = "HELP";
+      took_effect = compliance::reinstateOptOut(sql, opt_out);
       break;
     case Keyword::Yes:
       compliance::confirmOptIn(sql, opt_in, now);
       break;
+    case Keyword::Help:
     case Keyword::None:
       break;
   }
-  return outcome;
+  return keywordOutcome(reply.keyword, took_effect);
 }
 
 }  // namespace
@@ -136,10 +118,8 @@ void InboundHandler::operator()(const topics::Record& record) {
                  sms.to);
     return;
   }
-  bool keyword_always_works = reply.keyword == Keyword::Stop || reply.keyword == Keyword::Start ||
-                              reply.keyword == Keyword::Help;
   int received = receivedInWindow(*sql, holder->account_id);
-  bool capped = holder->daily_cap > 0 && received >= holder->daily_cap && !keyword_always_works;
+  bool capped = isCapped(reply.keyword, holder->daily_cap, received);
 
   std::string id = newId("msg"), inserted;
   int parts = std::max(1, sms.parts), capped_flag = capped ? 1 : 0;
@@ -168,8 +148,15 @@ void InboundHandler::operator()(const topics::Record& record) {
         {holder->account_id, std::string(messaging::transitionOf(messaging::Move::Receive).event),
          true,
          messaging::receivedEvent({id, sms.from, sms.to}, sms.text, outcome.action, parts, cost)});
-    if (outcome.follow_up) topics::raiseEvent(*sql, *outcome.follow_up);
-    if (outcome.action == "opted_out")
+    if (outcome.event_type) {
+      topics::raiseEvent(
+          *sql,
+          {holder->account_id,
+           *outcome.event_type,
+           true,
+           {{"phone_number", sms.from}, {"from_number", sms.to}, {"keyword", reply.whole_reply}}});
+    }
+    if (outcome.reviews_opt_out_rate)
       messaging::reviewOptOutRate(*sql, holder->account_id, policy_);
     if (outcome.auto_reply_keyword) {
       compliance::queuePlatformText(

@@ -16,6 +16,7 @@
 #include "topics/event_writer.h"
 #include "topics/records.h"
 #include "workers/runtime/retries.h"
+#include "workers/sender/handoff_decision.h"
 
 namespace smsgw::workers {
 namespace {
@@ -49,11 +50,16 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, Ti
   *sql << "SELECT * FROM handoff_state(:id, :stale_seconds, :now::timestamptz)", soci::use(id),
       soci::use(stale_after_seconds), soci::use(at), soci::into(queued), soci::into(started),
       soci::into(stale);
-  if (!sql->got_data() || !queued) return {};         // settled already: a replay
-  if (!started) return {{}, HandoffOutcome::NotDue};  // its pacing slot comes later
-  if (!stale) {
-    // Another sender is calling the carrier for it right now (a rebalance handed us its record).
-    throw topics::RetryableError("hand-off of " + id + " in progress elsewhere");
+  switch (judgeUnclaimed(sql->got_data(), queued, started, stale)) {
+    case UnclaimedVerdict::Settled:
+      return {};
+    case UnclaimedVerdict::NotDue:
+      return {{}, HandoffOutcome::NotDue};
+    case UnclaimedVerdict::InProgressElsewhere:
+      // A rebalance handed us the record of a message another sender is handing over now.
+      throw topics::RetryableError("hand-off of " + id + " in progress elsewhere");
+    case UnclaimedVerdict::Interrupted:
+      break;
   }
   failStaleHandoff(*sql, id);
   tx.commit();
@@ -64,14 +70,12 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, Ti
 // them, otherwise the accepted charge stands), message.sent, and a receipt that came first
 // applied after it: record_carrier_acceptance (db/migrations/0008) in one round trip.
 void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
-              const SendPolicy& policy) {
+              const HandoffDecision& decision, const SendPolicy& policy) {
   const messaging::ChargedMessage& charge = message.charge;
   int parts = result.parts;
-  long long settled = static_cast<long long>(message.part_price_cents) * parts;
-  long long adjustment = charge.cost_cents > 0 ? charge.cost_cents - settled : 0;
+  long long settled = decision.settled_cents, adjustment = decision.adjustment_cents;
   auto event = topics::prepareEvent(
-      {charge.account_id,
-       std::string(messaging::transitionOf(messaging::Move::CarrierAccepted).event), true,
+      {charge.account_id, std::string(messaging::transitionOf(decision.move).event), true,
        messaging::sentEvent({charge.id, message.from, message.to}, result.carrier_message_id, parts,
                             settled)});
   std::string reference = messaging::chargeReference(charge.id, charge.attempt);
@@ -92,29 +96,11 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
   if (receipt_held) messaging::applyHeldReceipt(sql, result.carrier_message_id, policy);
 }
 
-ErrorCode failureCode(const CarrierSendResult& result) {
-  switch (result.kind) {
-    case CarrierSendResult::Kind::Refused:
-      return ErrorCode::CARRIER_ERROR;
-    case CarrierSendResult::Kind::Timeout:
-      return ErrorCode::CARRIER_TIMEOUT;
-    case CarrierSendResult::Kind::Throttled:
-      return ErrorCode::CARRIER_THROTTLED;
-    case CarrierSendResult::Kind::Unavailable:
-    case CarrierSendResult::Kind::Accepted:
-      break;
-  }
-  return ErrorCode::CARRIER_UNAVAILABLE;
-}
-
-// FAILED at hand-off (message.failed form a), refunded. A throttled send is CARRIER_THROTTLED:
-// safe to resend. A timeout is never retried: the carrier may have sent it.
-void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
-            const SendPolicy& policy) {
-  ErrorCode failure = failureCode(result);
-  std::string code(errorInfo(failure).name), text(errorInfo(failure).message_en);
-  if (!result.error_code.empty()) text += " (carrier " + result.error_code + ")";
-  const auto& move = messaging::transitionOf(messaging::Move::CarrierRefused);
+// FAILED at hand-off (message.failed form a), refunded.
+void failed(soci::session& sql, const Outgoing& message, const HandoffDecision& decision,
+            const CarrierSendResult& result, const SendPolicy& policy) {
+  std::string code(errorInfo(decision.failure).name), text = decision.error_message;
+  const auto& move = messaging::transitionOf(decision.move);
   std::string status(messaging::toString(move.to)), updated;
   sql << std::string(
              "UPDATE messages SET status = :s, error_code = :c, error_message = "
@@ -124,10 +110,11 @@ void failed(soci::session& sql, const Outgoing& message, const CarrierSendResult
       soci::into(updated);
   if (!sql.got_data()) return;
   messaging::refundCharge(sql, message.charge, "the carrier did not take the message");
-  topics::raiseEvent(sql, {message.charge.account_id, std::string(move.event), true,
-                           messaging::handoffFailedEvent(
-                               {message.charge.id, message.from, message.to}, failure, text)});
-  if (result.kind == CarrierSendResult::Kind::Refused) {  // the carrier judged the destination
+  topics::raiseEvent(sql,
+                     {message.charge.account_id, std::string(move.event), true,
+                      messaging::handoffFailedEvent({message.charge.id, message.from, message.to},
+                                                    decision.failure, text)});
+  if (decision.counts_against_destination) {
     messaging::recordCarrierFailure(sql, message.to, result.error_code);
     messaging::reviewDeliveryHealth(sql, message.charge.account_id, policy);
   }
@@ -167,16 +154,18 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
   }
+  HandoffDecision decision =
+      decideHandoff(result, message.charge.cost_cents, message.part_price_cents);
   // The carrier's answer exists only in this process until it is recorded: given up, the
   // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
   // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
   withRetries("recording the carrier's answer", 4, [&] {
     db::Session sql(context.db);
     soci::transaction tx(*sql);
-    if (result.kind == CarrierSendResult::Kind::Accepted) {
-      accepted(*sql, message, result, policy);
+    if (decision.move == messaging::Move::CarrierAccepted) {
+      accepted(*sql, message, result, decision, policy);
     } else {
-      failed(*sql, message, result, policy);
+      failed(*sql, message, decision, result, policy);
     }
     tx.commit();
   });

@@ -4,34 +4,28 @@
 #include <spdlog/spdlog.h>
 
 #include "db/outbox.h"
-#include "domain/destinations.h"
 #include "domain/errors.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/still_queued.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
+#include "workers/sender/handoff_decision.h"
 
 namespace smsgw::workers {
 namespace {
 
-// The carrier code the simulated refusal and the simulated undelivered receipt carry.
-constexpr const char* kSimulatedRefusalCode = "40300";
-constexpr const char* kSimulatedUndeliveredCode = "30003";
-
 void refuse(soci::session& sql, const std::string& id, const std::string& account,
-            const std::string& from, const std::string& to) {
-  std::string text = std::string("The carrier refused the message. (carrier ") +
-                     kSimulatedRefusalCode + ", simulated)";
-  const auto& move = messaging::transitionOf(messaging::Move::CarrierRefused);
+            const std::string& from, const std::string& to, const SimulatedHandoff& simulated) {
+  const std::string& text = simulated.error_message;
+  const auto& move = messaging::transitionOf(simulated.move);
   std::string status(messaging::toString(move.to));
-  std::string code(errorInfo(ErrorCode::CARRIER_ERROR).name);
+  std::string code(errorInfo(simulated.failure).name);
   sql << "UPDATE messages SET status = :s, error_code = :c, error_message = :m, cost_cents = 0, "
          "handoff_started_at = now(), updated_at = now() WHERE id = :id",
       soci::use(status), soci::use(code), soci::use(text), soci::use(id);
-  topics::raiseEvent(
-      sql, {account, std::string(move.event), false,
-            messaging::handoffFailedEvent({id, from, to}, ErrorCode::CARRIER_ERROR, text)});
+  topics::raiseEvent(sql, {account, std::string(move.event), false,
+                           messaging::handoffFailedEvent({id, from, to}, simulated.failure, text)});
 }
 
 }  // namespace
@@ -52,29 +46,22 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
     spdlog::info("message {} already past QUEUED; record ignored", message_id);
     return;
   }
-  auto number = E164::parse(to);
-  auto magic = number ? testDestination(*number) : TestDestination::None;
-  if (magic == TestDestination::CarrierRefusal) {
-    refuse(*sql, message_id, account, from, to);
+  SimulatedHandoff simulated = simulateHandoff(message_id, to);
+  if (simulated.move == messaging::Move::CarrierRefused) {
+    refuse(*sql, message_id, account, from, to, simulated);
     tx.commit();
     context.relay.notify();
     return;
   }
-  std::string carrier_id = "sim_" + message_id;
-  const auto& move = messaging::transitionOf(messaging::Move::CarrierAccepted);
+  const topics::CarrierReceipt& receipt = *simulated.receipt;
+  const std::string& carrier_id = receipt.carrier_message_id;
+  const auto& move = messaging::transitionOf(simulated.move);
   std::string status(messaging::toString(move.to));
   *sql << "UPDATE messages SET status = :s, handoff_started_at = now(), sent_at = now(), "
           "updated_at = now(), carrier_message_id = :cid WHERE id = :id",
       soci::use(status), soci::use(carrier_id), soci::use(message_id);
   topics::raiseEvent(*sql, {account, std::string(move.event), false,
                             messaging::sentEvent({message_id, from, to}, carrier_id, parts, cost)});
-  topics::CarrierReceipt receipt{carrier_id, "delivered"};
-  if (magic == TestDestination::Undelivered) {
-    receipt.status = "delivery_failed";
-    receipt.errors = nlohmann::json::array({{{"code", kSimulatedUndeliveredCode},
-                                             {"title", "Unreachable destination handset"},
-                                             {"detail", "Simulated in TEST mode."}}});
-  }
   db::enqueueOutbox(*sql, std::string(topics::kCarrierReceipts.name), carrier_id,
                     receipt.toJson().dump());
   tx.commit();

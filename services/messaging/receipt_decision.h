@@ -1,0 +1,30 @@
+#pragma once
+// What a carrier receipt decides, apart from what applying it reads and writes (receipts.cpp):
+// its move, the error code the message keeps, and what a LIVE message's move entails. Pure;
+// unit-tested in tests/unit/receipt_decision_test.cpp.
+
+#include <optional>
+#include <string>
+
+#include "services/messaging/lifecycle.h"
+#include "topics/records.h"
+
+namespace smsgw::messaging {
+
+struct ReceiptDecision {
+  Move move;               // ReceiptDelivered, ReceiptUndelivered or ReceiptSendingFailed
+  std::string error_code;  // the carrier's first error code; empty when it gave none
+};
+// nullopt for `sending`, which is not final. Throws topics::PermanentError for a status the
+// carrier protocol does not have: no retry will help.
+std::optional<ReceiptDecision> decideReceipt(const topics::CarrierReceipt& receipt);
+
+// What applying a move to a LIVE message entails beyond its status and event (a TEST message,
+// and any delivered one, entail nothing).
+struct ReceiptFollowUp {
+  bool refund = false;  // the carrier could not send it: the charge is given back
+  bool counts_against_destination = false;  // toward undeliverable, and the account's health
+};
+ReceiptFollowUp followUpOf(Move move, bool live);
+
+}  // namespace smsgw::messaging

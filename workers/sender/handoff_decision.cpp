@@ -1,0 +1,71 @@
+#include "workers/sender/handoff_decision.h"
+
+#include "domain/destinations.h"
+#include "domain/phone.h"
+
+namespace smsgw::workers {
+namespace {
+
+constexpr const char* kSimulatedUndeliveredCode = "30003";
+
+ErrorCode failureCode(CarrierSendResult::Kind kind) {
+  switch (kind) {
+    case CarrierSendResult::Kind::Refused:
+      return ErrorCode::CARRIER_ERROR;
+    case CarrierSendResult::Kind::Timeout:
+      return ErrorCode::CARRIER_TIMEOUT;  // never retried: the carrier may have sent it
+    case CarrierSendResult::Kind::Throttled:
+      return ErrorCode::CARRIER_THROTTLED;  // safe to resend
+    case CarrierSendResult::Kind::Unavailable:
+    case CarrierSendResult::Kind::Accepted:
+      break;
+  }
+  return ErrorCode::CARRIER_UNAVAILABLE;
+}
+
+}  // namespace
+
+UnclaimedVerdict judgeUnclaimed(bool found, bool queued, bool started, bool stale) {
+  if (!found || !queued) return UnclaimedVerdict::Settled;
+  if (!started) return UnclaimedVerdict::NotDue;
+  if (!stale) return UnclaimedVerdict::InProgressElsewhere;
+  return UnclaimedVerdict::Interrupted;
+}
+
+HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged_cents,
+                              int part_price_cents) {
+  HandoffDecision decision;
+  decision.move = messaging::Move::CarrierAccepted;
+  if (result.kind == CarrierSendResult::Kind::Accepted) {
+    decision.settled_cents = static_cast<long long>(part_price_cents) * result.parts;
+    decision.adjustment_cents = charged_cents > 0 ? charged_cents - decision.settled_cents : 0;
+    return decision;
+  }
+  decision.move = messaging::Move::CarrierRefused;
+  decision.failure = failureCode(result.kind);
+  decision.error_message = std::string(errorInfo(decision.failure).message_en);
+  if (!result.error_code.empty()) decision.error_message += " (carrier " + result.error_code + ")";
+  decision.counts_against_destination = result.kind == CarrierSendResult::Kind::Refused;
+  return decision;
+}
+
+SimulatedHandoff simulateHandoff(const std::string& message_id, const std::string& to) {
+  auto number = E164::parse(to);
+  auto magic = number ? testDestination(*number) : TestDestination::None;
+  if (magic == TestDestination::CarrierRefusal) {
+    return {messaging::Move::CarrierRefused, ErrorCode::CARRIER_ERROR,
+            std::string("The carrier refused the message. (carrier ") + kSimulatedRefusalCode +
+                ", simulated)",
+            std::nullopt};
+  }
+  topics::CarrierReceipt receipt{"sim_" + message_id, "delivered"};
+  if (magic == TestDestination::Undelivered) {
+    receipt.status = "delivery_failed";
+    receipt.errors = nlohmann::json::array({{{"code", kSimulatedUndeliveredCode},
+                                             {"title", "Unreachable destination handset"},
+                                             {"detail", "Simulated in TEST mode."}}});
+  }
+  return {messaging::Move::CarrierAccepted, ErrorCode::CARRIER_ERROR, "", receipt};
+}
+
+}  // namespace smsgw::workers

@@ -1,0 +1,54 @@
+#pragma once
+// What the sender decides, apart from what it reads and writes: pure functions the shells
+// (live_handoff.cpp, test_simulation.cpp) call with what they read, unit-tested in
+// tests/unit/sender_decision_test.cpp.
+
+#include <optional>
+#include <string>
+
+#include "domain/carrier_client.h"
+#include "domain/errors.h"
+#include "services/messaging/lifecycle.h"
+#include "topics/records.h"
+
+namespace smsgw::workers {
+
+// A LIVE message the claim did not take, from handoff_state's answer.
+enum class UnclaimedVerdict {
+  Settled,              // no longer QUEUED (or gone): a replay, nothing to do
+  NotDue,               // its pacing slot comes later: the queued sweep hands it over
+  InProgressElsewhere,  // another sender is calling the carrier now: retry the record later
+  Interrupted,          // a hand-off started long ago never ended: FAILED STALE_QUEUED
+};
+UnclaimedVerdict judgeUnclaimed(bool found, bool queued, bool started, bool stale);
+
+// How the carrier's answer settles a claimed LIVE message.
+struct HandoffDecision {
+  messaging::Move move = messaging::Move::CarrierAccepted;  // or CarrierRefused
+  // Refused: the failure code and the text the message keeps (the carrier's code appended).
+  ErrorCode failure = ErrorCode::CARRIER_UNAVAILABLE;
+  std::string error_message;
+  // Refused by the carrier's judgement of the destination: counts toward undeliverable.
+  bool counts_against_destination = false;
+  // Accepted: what the carrier's part count costs, and the charge moved to match it
+  // (positive gives back, negative takes more; 0 for a message that cost nothing).
+  long long settled_cents = 0;
+  long long adjustment_cents = 0;
+};
+HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged_cents,
+                              int part_price_cents);
+
+// A TEST message's simulated hand-off (spec "Test mode"): refused for the magic refusal
+// number, otherwise taken, with the receipt the simulated carrier will send.
+struct SimulatedHandoff {
+  messaging::Move move;
+  ErrorCode failure = ErrorCode::CARRIER_ERROR;  // refused: its code and the text it keeps
+  std::string error_message;
+  std::optional<topics::CarrierReceipt> receipt;
+};
+SimulatedHandoff simulateHandoff(const std::string& message_id, const std::string& to);
+
+// The carrier code a simulated refusal carries.
+inline constexpr const char* kSimulatedRefusalCode = "40300";
+
+}  // namespace smsgw::workers
