@@ -35,46 +35,49 @@ KeyRow parseKeyRow(const std::string& json_text) {
 
 // Written at most once a minute per key, so most requests issue no write at all. SKIP LOCKED:
 // a send confirming its caller never waits on another request writing the same stamp.
-void touchKey(soci::session& sql, const std::string& key_id) {
-  sql << "UPDATE api_keys SET last_used_at = now() WHERE id = (SELECT id FROM api_keys "
-         "WHERE id = :id AND (last_used_at IS NULL OR last_used_at < now() - interval '60 "
-         "seconds') FOR UPDATE SKIP LOCKED)",
-      soci::use(key_id);
+void touchKey(soci::session& sql, const std::string& key_id, TimePoint now) {
+  std::string at = formatIso(now);
+  sql << "UPDATE api_keys SET last_used_at = :now::timestamptz WHERE id = (SELECT id FROM "
+         "api_keys WHERE id = :id AND (last_used_at IS NULL OR last_used_at < "
+         ":now2::timestamptz - interval '60 seconds') FOR UPDATE SKIP LOCKED)",
+      soci::use(at), soci::use(key_id), soci::use(at);
 }
 
-std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key_hash) {
-  std::string row;
+std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key_hash,
+                                      TimePoint now) {
+  std::string row, at = formatIso(now);
   soci::indicator row_ind = soci::i_null;
-  sql << "SELECT " << kKeyRowColumn << " FROM api_key_caller(:key_hash) k", soci::use(key_hash),
-      soci::into(row, row_ind);
+  sql << "SELECT " << kKeyRowColumn << " FROM api_key_caller(:key_hash, :now::timestamptz) k",
+      soci::use(key_hash), soci::use(at), soci::into(row, row_ind);
   if (!sql.got_data() || row_ind != soci::i_ok) return std::nullopt;
   return row;
 }
 
 }  // namespace
 
-Caller authenticate(db::Database& db, const std::string& key_hash) {
+Caller authenticate(db::Database& db, const std::string& key_hash, TimePoint now) {
   db::Session sql(db);
-  auto row = readKeyRow(*sql, key_hash);
+  auto row = readKeyRow(*sql, key_hash, now);
   if (!row) throw ApiError(ErrorCode::UNAUTHORIZED);
   KeyRow key = parseKeyRow(*row);
   if (key.revoked) throw ApiError(ErrorCode::API_KEY_REVOKED);
-  if (key.stale) touchKey(*sql, key.caller.key_id);
+  if (key.stale) touchKey(*sql, key.caller.key_id, now);
   return key.caller;
 }
 
-void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row) {
+void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row,
+                   TimePoint now) {
   if (!req.unconfirmed_key_hash) return;
   if (!key_row) throw CallerChanged();
   KeyRow key = parseKeyRow(*key_row);
   if (key.revoked || key.caller != *req.caller) throw CallerChanged();
   req.unconfirmed_key_hash.reset();
-  if (key.stale) touchKey(sql, key.caller.key_id);
+  if (key.stale) touchKey(sql, key.caller.key_id, now);
 }
 
-void confirmCaller(soci::session& sql, ApiRequest& req) {
+void confirmCaller(soci::session& sql, ApiRequest& req, TimePoint now) {
   if (!req.unconfirmed_key_hash) return;
-  confirmCaller(sql, req, readKeyRow(sql, *req.unconfirmed_key_hash));
+  confirmCaller(sql, req, readKeyRow(sql, *req.unconfirmed_key_hash, now), now);
 }
 
 }  // namespace smsgw::api

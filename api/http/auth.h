@@ -10,17 +10,19 @@
 
 #include "api/http/api_types.h"
 #include "db/database.h"
+#include "domain/clock.h"
 
 namespace smsgw::api {
 
-// The caller of the key with this SHA-256 (hashApiKey). Throws ApiError UNAUTHORIZED or
-// API_KEY_REVOKED.
-Caller authenticate(db::Database& db, const std::string& key_hash);
+// The caller of the key with this SHA-256 (hashApiKey), as of `now` (its last-used stamp is
+// refreshed once a minute). Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
+Caller authenticate(db::Database& db, const std::string& key_hash, TimePoint now);
 
 // The key row a route reads beside its own columns to confirm its caller: one text column,
-// null when the key does not exist. `hash` is bound as :key_hash.
+// null when the key does not exist. The hash is bound as :key_hash, then the time as :key_now.
 inline constexpr const char* kKeyRowColumn = "row_to_json(k)::text";
-inline constexpr const char* kKeyRowJoin = "LEFT JOIN api_key_caller(:key_hash) k ON true";
+inline constexpr const char* kKeyRowJoin =
+    "LEFT JOIN api_key_caller(:key_hash, :key_now::timestamptz) k ON true";
 
 // Thrown by confirmCaller when the key's row no longer gives the cached caller: the key was
 // revoked or removed, or the account's status, the key's permissions or its fences changed.
@@ -32,8 +34,9 @@ class CallerChanged : public std::exception {
 
 // Confirms req's cached caller from its key row (kKeyRowColumn). Does nothing when the caller
 // was looked up for this request. Runs in the route's transaction.
-void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row);
+void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row,
+                   TimePoint now);
 // The same for a path that reads nothing else: one round trip of its own.
-void confirmCaller(soci::session& sql, ApiRequest& req);
+void confirmCaller(soci::session& sql, ApiRequest& req, TimePoint now);
 
 }  // namespace smsgw::api

@@ -6,8 +6,9 @@
 
 namespace smsgw::api {
 
-CallerCache::CallerCache(db::Database& db, std::chrono::seconds ttl, size_t capacity)
-    : db_(db), ttl_(ttl), capacity_(capacity) {}
+CallerCache::CallerCache(db::Database& db, const Clock& clock, std::chrono::seconds ttl,
+                         size_t capacity)
+    : db_(db), clock_(clock), ttl_(ttl), capacity_(capacity) {}
 
 namespace {
 
@@ -39,7 +40,7 @@ void CallerCache::lookUp(ApiRequest& req, const std::string& presented_key) {
 void CallerCache::lookUpHash(ApiRequest& req, const std::string& key_hash) {
   req.unconfirmed_key_hash.reset();
   try {
-    req.caller = authenticate(db_, key_hash);
+    req.caller = authenticate(db_, key_hash, clock_.now());
   } catch (const ApiError&) {
     forget(key_hash);
     throw;

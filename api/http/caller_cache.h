@@ -15,12 +15,13 @@
 
 #include "api/http/api_types.h"
 #include "db/database.h"
+#include "domain/clock.h"
 
 namespace smsgw::api {
 
 class CallerCache {
  public:
-  CallerCache(db::Database& db, std::chrono::seconds ttl, size_t capacity);
+  CallerCache(db::Database& db, const Clock& clock, std::chrono::seconds ttl, size_t capacity);
 
   // Sets req.caller: a kept one when `may_guess` (and req.unconfirmed_key_hash with it), else
   // one looked up now. Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
@@ -40,6 +41,7 @@ class CallerCache {
   void forget(const std::string& key_hash);
 
   db::Database& db_;
+  const Clock& clock_;
   std::chrono::seconds ttl_;
   size_t capacity_;
   std::mutex mutex_;

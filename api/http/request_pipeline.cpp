@@ -46,7 +46,7 @@ RequestPipeline::RequestPipeline(App& app, Router router)
       router_(std::move(router)),
       per_account_(app.config.requests_per_second, std::chrono::seconds(1), app.clock),
       per_address_(app.config.public_requests_per_minute, std::chrono::minutes(1), app.clock),
-      callers_(app.db, app.config.key_cache_ttl, app.config.key_cache_capacity) {}
+      callers_(app.db, app.clock, app.config.key_cache_ttl, app.config.key_cache_capacity) {}
 
 const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>& rate) {
   auto match = router_.match(req.method, req.path);

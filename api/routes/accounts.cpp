@@ -22,11 +22,12 @@ std::string requireEmail(const nlohmann::json& body) {
   return email;
 }
 
-nlohmann::json accountDocument(soci::session& sql, const std::string& account_id) {
-  auto doc = queryJson(sql, "SELECT api_account_document(a)::text FROM accounts a WHERE a.id = :id",
-                       account_id);
-  if (!doc) throw ApiError(ErrorCode::NOT_FOUND);
-  return *doc;
+nlohmann::json accountDocument(soci::session& sql, const std::string& account_id, TimePoint now) {
+  std::string at = formatIso(now), doc;
+  sql << "SELECT api_account_document(a, :now::timestamptz)::text FROM accounts a WHERE a.id = :id",
+      soci::use(at), soci::use(account_id), soci::into(doc);
+  if (!sql.got_data()) throw ApiError(ErrorCode::NOT_FOUND);
+  return nlohmann::json::parse(doc);
 }
 
 ApiError emailTaken() {
@@ -77,7 +78,7 @@ ApiResponse signup(App& app, ApiRequest& req) {
 
 ApiResponse getMe(App& app, ApiRequest& req) {
   db::Session sql(app.db);
-  nlohmann::json doc = accountDocument(*sql, req.who().account_id);
+  nlohmann::json doc = accountDocument(*sql, req.who().account_id, app.clock.now());
   doc["caller"] = {
       {"mode", toString(req.who().mode)}, {"oauth_client", nullptr}, {"key_id", req.who().key_id}};
   return ApiResponse::json(200, doc);
@@ -86,7 +87,7 @@ ApiResponse getMe(App& app, ApiRequest& req) {
 ApiResponse getAccount(App& app, ApiRequest& req) {
   requireOwnAccountPath(req);
   db::Session sql(app.db);
-  return ApiResponse::json(200, accountDocument(*sql, req.who().account_id));
+  return ApiResponse::json(200, accountDocument(*sql, req.who().account_id, app.clock.now()));
 }
 
 ApiResponse patchAccount(App& app, ApiRequest& req) {
@@ -115,7 +116,7 @@ ApiResponse patchAccount(App& app, ApiRequest& req) {
   if (name)
     *sql << "UPDATE accounts SET name = :name WHERE id = :id", soci::use(*name),
         soci::use(req.who().account_id);
-  nlohmann::json doc = accountDocument(*sql, req.who().account_id);
+  nlohmann::json doc = accountDocument(*sql, req.who().account_id, app.clock.now());
   tx.commit();
   return ApiResponse::json(200, doc);
 }

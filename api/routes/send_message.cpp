@@ -114,7 +114,7 @@ struct Accepted {
 // the sms.outbound record. Returns the rendered message for a new one.
 std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
                                      const SendRequest& send, const SendPolicy& policy, Accepted& m,
-                                     bool queue_again) {
+                                     bool queue_again, TimePoint now) {
   std::string mode(toString(caller.mode));
   std::string consent = m.consent_type;
   soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
@@ -129,20 +129,20 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
   std::string events_topic(topics::kEvents.name), outbound_topic(topics::kSmsOutbound.name);
   std::string outbound_record =
       topics::OutboundSms{m.id, caller.account_id, send.from.str(), mode}.toJson().dump();
-  std::string refusal, send_at, rendered;
+  std::string refusal, send_at, rendered, at = formatIso(now);
   soci::indicator refusal_ind = soci::i_null, send_at_ind = soci::i_null,
                   rendered_ind = soci::i_null;
   sql << "SELECT * FROM accept_outbound_message(:id, :a, :mode, :from, :to, :body, :parts, "
          ":cost, :price, :sha, :consent, :queue_again::int::boolean, :attempt, :charge_ref, "
          ":charge_description, :toll_free, :local, :event_id::uuid, :event::jsonb, "
-         ":events_topic, :outbound_topic, :outbound)",
+         ":events_topic, :outbound_topic, :outbound, :now::timestamptz)",
       soci::use(m.id), soci::use(caller.account_id), soci::use(mode), soci::use(send.from.str()),
       soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(m.cost_cents),
       soci::use(m.part_price_cents), soci::use(m.body_sha256), soci::use(consent, consent_ind),
       soci::use(queue_again_flag), soci::use(m.attempt), soci::use(charge_reference),
       soci::use(charge_description), soci::use(policy.toll_free_parts_per_minute),
       soci::use(policy.local_parts_per_minute), soci::use(event.id), soci::use(event.record_json),
-      soci::use(events_topic), soci::use(outbound_topic), soci::use(outbound_record),
+      soci::use(events_topic), soci::use(outbound_topic), soci::use(outbound_record), soci::use(at),
       soci::into(refusal, refusal_ind), soci::into(send_at, send_at_ind),
       soci::into(rendered, rendered_ind);
   if (refusal_ind == soci::i_ok) {
@@ -172,19 +172,19 @@ std::optional<ApiResponse> sendInTransaction(App& app, ApiRequest& req, const Se
   db::Session sql(app.db);
   soci::transaction tx(*sql);
   std::optional<EarlierSend> earlier;
+  const TimePoint now = app.clock.now();
   if (!idempotency_key.empty()) {
     earlier = earlierSend(*sql, caller, idempotency_key, fingerprint);
     if (earlier && !earlier->queue_again) {
-      confirmCaller(*sql, req);  // a replay reads nothing else
+      confirmCaller(*sql, req, now);  // a replay reads nothing else
       return sentMessage(*sql, earlier->message_id, {});
     }
   }
   Accepted message;
   message.body_sha256 = crypto::sha256Hex(send.body);
-  TimePoint now = app.clock.now();
   SendStanding standing = readSendStanding(*sql, caller, policy, send.from, send.to,
                                            message.body_sha256, now, req.unconfirmed_key_hash);
-  confirmCaller(*sql, req, standing.key_row);  // before anything is decided from the caller
+  confirmCaller(*sql, req, standing.key_row, now);  // before anything is decided from the caller
   if (caller.live()) {  // TEST sends never touch live lookups or live failures
     const auto& cached = standing.destination.cached_line_type;
     if (!cached && !looked_up) return std::nullopt;
@@ -205,7 +205,7 @@ std::optional<ApiResponse> sendInTransaction(App& app, ApiRequest& req, const Se
   message.attempt = earlier ? earlier->attempt + 1 : 1;
   // TEST: nothing is charged; cost_cents says what it would have cost.
   std::optional<nlohmann::json> rendered =
-      accept(*sql, caller, send, policy, message, earlier.has_value());
+      accept(*sql, caller, send, policy, message, earlier.has_value(), now);
   if (!idempotency_key.empty() && !earlier) {
     *sql << "INSERT INTO message_idempotency_keys (account_id, mode, idempotency_key, "
             "fingerprint, message_id) VALUES (:a, :m, :k, :f, :id) ON CONFLICT DO NOTHING "

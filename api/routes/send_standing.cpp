@@ -38,7 +38,7 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
       soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
       soci::use(now_text), soci::use(body_sha256), soci::use(policy.lookup_cache_days),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
-      soci::use(key_hash, key_hash_ind), soci::into(key_row, key_row_ind),
+      soci::use(key_hash, key_hash_ind), soci::use(now_text), soci::into(key_row, key_row_ind),
       soci::into(n.line_type, n.line_type_ind), soci::into(n.undeliverable, n.undeliverable_ind),
       soci::into(n.verified, n.verified_ind), soci::into(n.paused_until, n.paused_ind),
       soci::into(n.pause_reason, n.reason_ind), soci::into(number.status, number.status_ind),

@@ -5,14 +5,14 @@
 -- Returns a refusal instead when the balance is short (INSUFFICIENT_BALANCE), the account holds
 -- no ACTIVE number p_from (PHONE_NUMBER_NOT_OWNED) or another request queued the message again
 -- first (ALREADY_QUEUED): the caller then rolls the transaction back. Otherwise the slot (LIVE)
--- and, for a new message, the message as the API shows it.
+-- and, for a new message, the message as the API shows it. p_now is the API's clock.
 CREATE OR REPLACE FUNCTION accept_outbound_message(
   p_id text, p_account text, p_mode text, p_from text, p_to text, p_body text, p_parts int,
   p_cost_cents bigint, p_part_price_cents int, p_body_sha256 text, p_consent_type text,
   p_queue_again boolean, p_attempt int, p_charge_reference text, p_charge_description text,
   p_toll_free_per_minute numeric, p_local_per_minute numeric,
   p_event_id uuid, p_event_record jsonb, p_events_topic text, p_outbound_topic text,
-  p_outbound_record text)
+  p_outbound_record text, p_now timestamptz)
 RETURNS TABLE (refusal text, send_at text, rendered text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -20,17 +20,17 @@ DECLARE
   slot text;
   message text;
 BEGIN
+  -- ALREADY_POSTED stands: a retry of the same attempt was charged once.
   IF live AND p_cost_cents > 0
-     AND post_ledger_entry(p_account, -p_cost_cents, 'sms_outbound', p_charge_reference,
-                           p_charge_description) IS NULL
-     AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.kind = 'sms_outbound'
-                     AND l.reference_id = p_charge_reference) THEN
+     AND (SELECT l.outcome FROM post_ledger_entry(p_account, -p_cost_cents, 'sms_outbound',
+                                                  p_charge_reference, p_charge_description) l)
+         = 'INSUFFICIENT_BALANCE' THEN
     RETURN QUERY SELECT 'INSUFFICIENT_BALANCE', NULL::text, NULL::text;
     RETURN;
   END IF;
   IF live THEN
     slot := reserve_send_slot(p_account, p_from, p_parts, p_toll_free_per_minute,
-                              p_local_per_minute);
+                              p_local_per_minute, p_now);
     IF slot IS NULL THEN
       RETURN QUERY SELECT 'PHONE_NUMBER_NOT_OWNED', NULL::text, NULL::text;
       RETURN;
@@ -44,7 +44,7 @@ BEGIN
     UPDATE messages m SET status = 'QUEUED', error_code = NULL, error_message = NULL,
       handoff_started_at = NULL, carrier_message_id = NULL, send_attempt = p_attempt,
       segment_count = p_parts, cost_cents = p_cost_cents, part_price_cents = p_part_price_cents,
-      send_at = slot::timestamptz, updated_at = now()
+      send_at = slot::timestamptz, updated_at = p_now
     WHERE m.id = p_id AND failed_before_carrier(m.status, m.error_code);
     IF NOT FOUND THEN
       RETURN QUERY SELECT 'ALREADY_QUEUED', NULL::text, NULL::text;
@@ -52,7 +52,7 @@ BEGIN
     END IF;
   END IF;
   INSERT INTO account_send_hours AS h (account_id, mode, hour, sent)
-  VALUES (p_account, p_mode, date_trunc('hour', now()), 1)
+  VALUES (p_account, p_mode, date_trunc('hour', p_now), 1)
   ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + 1;
   PERFORM raise_event(p_event_id, p_account, 'message.queued', live, p_event_record,
                       p_events_topic);

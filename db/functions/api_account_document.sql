@@ -1,5 +1,6 @@
--- AccountDocument with the number fields: rent and the limit count ACTIVE and SUSPENDED.
-CREATE OR REPLACE FUNCTION api_account_document(a accounts) RETURNS jsonb
+-- AccountDocument with the number fields: rent and the limit count ACTIVE and SUSPENDED; the
+-- inbound count is the 24 hours before p_now.
+CREATE OR REPLACE FUNCTION api_account_document(a accounts, p_now timestamptz) RETURNS jsonb
 LANGUAGE sql STABLE AS $$
   WITH held AS (
     SELECT count(*) AS used, COALESCE(sum(p.monthly_cost_cents), 0) AS rent
@@ -14,7 +15,7 @@ LANGUAGE sql STABLE AS $$
       'inbound_sms_daily_cap', a.inbound_sms_daily_cap,
       'inbound_sms_received_24h',
         (SELECT count(*) FROM messages m WHERE m.account_id = a.id AND m.direction = 'INBOUND'
-           AND m.mode = 'LIVE' AND m.created_at > now() - interval '24 hours')),
+           AND m.mode = 'LIVE' AND m.created_at > p_now - interval '24 hours')),
     'api_keys', COALESCE(
       (SELECT jsonb_agg(api_key_resource(k) ORDER BY k.created_at) FROM api_keys k
         WHERE k.account_id = a.id AND k.kind = 'USER' AND k.revoked_at IS NULL), '[]'::jsonb),

@@ -7,7 +7,8 @@
 -- count, the account's delivery health) in the same transaction, from the columns returned.
 CREATE OR REPLACE FUNCTION apply_carrier_receipt(
   p_carrier_message_id text, p_next_status text, p_error_code text, p_receipt jsonb,
-  p_event_id uuid, p_event_type text, p_event_record jsonb, p_events_topic text)
+  p_event_id uuid, p_event_type text, p_event_record jsonb, p_events_topic text,
+  p_now timestamptz)
 RETURNS TABLE (outcome text, message_id text, account_id text, to_number text, live boolean,
                send_attempt int, cost_cents bigint)
 LANGUAGE plpgsql AS $$
@@ -17,8 +18,8 @@ DECLARE
   data jsonb;
 BEGIN
   PERFORM lock_carrier_message(p_carrier_message_id);
-  UPDATE messages m SET status = p_next_status, error_code = p_error_code, updated_at = now(),
-    delivered_at = CASE WHEN p_next_status = 'DELIVERED' THEN now() ELSE m.delivered_at END
+  UPDATE messages m SET status = p_next_status, error_code = p_error_code, updated_at = p_now,
+    delivered_at = CASE WHEN p_next_status = 'DELIVERED' THEN p_now ELSE m.delivered_at END
   WHERE m.carrier_message_id = p_carrier_message_id AND m.status IN ('SENDING', 'SENT')
   RETURNING m.id, m.account_id, m.from_number, m.to_number, m.mode, m.send_attempt,
             m.cost_cents INTO changed;

@@ -13,9 +13,9 @@ BEGIN
                  AND (p_from = '' OR o.from_number = p_from))::int,
          (SELECT c.consent_type FROM consents c WHERE c.account_id = p_account
           AND c.mode = p_mode AND c.phone_number = p_phone AND c.status = 'ACTIVE'
-          AND NOT (c.consent_type = 'IMPLIED' AND c.expires_at <= p_now)
+          AND NOT implied_consent_lapsed(c.consent_type, c.expires_at, p_now)
           ORDER BY c.consent_type = 'EXPRESS' DESC, c.granted_at DESC LIMIT 1),
          EXISTS (SELECT 1 FROM consents c WHERE c.account_id = p_account AND c.mode = p_mode
                  AND c.phone_number = p_phone AND c.status = 'ACTIVE'
-                 AND c.consent_type = 'IMPLIED' AND c.expires_at <= p_now)::int;
+                 AND implied_consent_lapsed(c.consent_type, c.expires_at, p_now))::int;
 END $$;

@@ -9,7 +9,7 @@
 CREATE OR REPLACE FUNCTION record_carrier_acceptance(
   p_id text, p_carrier_message_id text, p_parts int, p_adjustment_cents bigint,
   p_charge_reference text, p_adjustment_description text,
-  p_event_id uuid, p_event_record jsonb, p_events_topic text)
+  p_event_id uuid, p_event_record jsonb, p_events_topic text, p_now timestamptz)
 RETURNS TABLE (cost_cents bigint, receipt_held boolean)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -18,15 +18,16 @@ DECLARE
 BEGIN
   PERFORM lock_carrier_message(p_carrier_message_id);
   UPDATE messages m SET status = 'SENDING', carrier_message_id = p_carrier_message_id,
-    sent_at = now(), segment_count = p_parts, updated_at = now()
+    sent_at = p_now, segment_count = p_parts, updated_at = p_now
   WHERE m.id = p_id AND (m.status = 'QUEUED') IS TRUE
   RETURNING m.account_id, m.cost_cents INTO account, cost_cents;
   IF NOT FOUND THEN
     RETURN;
   END IF;
   IF p_adjustment_cents <> 0
-     AND post_ledger_entry(account, p_adjustment_cents, 'sms_adjustment', p_charge_reference,
-                           p_adjustment_description) IS NOT NULL THEN
+     AND (SELECT l.outcome FROM post_ledger_entry(account, p_adjustment_cents, 'sms_adjustment',
+                                                  p_charge_reference, p_adjustment_description) l)
+         = 'POSTED' THEN
     cost_cents := cost_cents - p_adjustment_cents;
     UPDATE messages m SET cost_cents = record_carrier_acceptance.cost_cents WHERE m.id = p_id;
   END IF;

@@ -1,7 +1,9 @@
 -- Every count the send limits need, and the outbound part price. The counts read partial
 -- indexes bounded by the windows; the daily count reads at most 24 hourly counters. The
--- *_frees_in figures are the seconds until the oldest counted send leaves its window.
-CREATE OR REPLACE FUNCTION send_counts(p_account text, p_mode text, p_to text, p_body_sha256 text)
+-- *_frees_in figures are the seconds until the oldest counted send leaves its window. The
+-- windows end at p_now.
+CREATE OR REPLACE FUNCTION send_counts(p_account text, p_mode text, p_to text, p_body_sha256 text,
+                                       p_now timestamptz)
 RETURNS TABLE (recipient_last_hour int, recipient_last_day int, recipient_hour_frees_in int,
                recipient_day_frees_in int, own_daily_limit int, sent_last_day int,
                daily_frees_in int, fanout_recipients int, fanout_frees_in int,
@@ -11,27 +13,27 @@ LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN QUERY
   WITH recipient AS (
-    SELECT count(*) FILTER (WHERE m.created_at > now() - interval '1 hour')::int AS last_hour,
+    SELECT count(*) FILTER (WHERE m.created_at > p_now - interval '1 hour')::int AS last_hour,
            count(*)::int AS last_day,
            coalesce(ceil(extract(epoch FROM min(m.created_at) FILTER (WHERE m.created_at >
-             now() - interval '1 hour') + interval '1 hour' - now())), 0)::int AS hour_frees_in,
-           coalesce(ceil(extract(epoch FROM min(m.created_at) + interval '1 day' - now())),
+             p_now - interval '1 hour') + interval '1 hour' - p_now)), 0)::int AS hour_frees_in,
+           coalesce(ceil(extract(epoch FROM min(m.created_at) + interval '1 day' - p_now)),
              0)::int AS day_frees_in
     FROM messages m WHERE m.account_id = p_account AND m.mode = p_mode
     AND m.direction = 'OUTBOUND' AND m.to_number = p_to
-    AND m.created_at > now() - interval '1 day' AND m.auto_reply_keyword IS NULL),
+    AND m.created_at > p_now - interval '1 day' AND m.auto_reply_keyword IS NULL),
   daily AS (
     SELECT coalesce(sum(h.sent), 0)::int AS sent,
-           coalesce(ceil(extract(epoch FROM min(h.hour) + interval '25 hours' - now())),
+           coalesce(ceil(extract(epoch FROM min(h.hour) + interval '25 hours' - p_now)),
              0)::int AS frees_in
     FROM account_send_hours h WHERE h.account_id = p_account AND h.mode = p_mode
-    AND h.hour > date_trunc('hour', now()) - interval '24 hours'),
+    AND h.hour > date_trunc('hour', p_now) - interval '24 hours'),
   fanout AS (
     SELECT count(DISTINCT m.to_number)::int AS recipients,
-           coalesce(ceil(extract(epoch FROM min(m.created_at) + interval '1 day' - now())),
+           coalesce(ceil(extract(epoch FROM min(m.created_at) + interval '1 day' - p_now)),
              0)::int AS frees_in
     FROM messages m WHERE m.account_id = p_account AND m.mode = p_mode
-    AND m.body_sha256 = p_body_sha256 AND m.created_at > now() - interval '1 day'
+    AND m.body_sha256 = p_body_sha256 AND m.created_at > p_now - interval '1 day'
     AND m.to_number <> p_to)
   SELECT recipient.last_hour, recipient.last_day, recipient.hour_frees_in,
          recipient.day_frees_in, (SELECT a.daily_send_limit FROM accounts a WHERE a.id = p_account),

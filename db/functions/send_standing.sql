@@ -25,11 +25,11 @@ BEGIN
   -- The result columns are this function's variables: each read fills its own.
   IF p_mode = 'LIVE' THEN
     SELECT d.line_type, d.undeliverable INTO line_type, undeliverable
-    FROM known_destination(p_to, p_cache_days, p_failures, p_failure_days) d;
+    FROM known_destination(p_to, p_cache_days, p_failures, p_failure_days, p_now) d;
     SELECT s.verified, s.paused_until, s.pause_reason, s.number_status, s.number_type,
            s.verification
     INTO verified, paused_until, pause_reason, number_status, number_type, verification
-    FROM live_sender_standing(p_account, p_from) s;
+    FROM live_sender_standing(p_account, p_from, p_now) s;
   END IF;
   SELECT c.opted_out, c.consent_type, c.lapsed INTO opted_out, consent_type, lapsed
   FROM consent_standing(p_account, p_mode, p_to, p_from, p_now) c;
@@ -39,6 +39,6 @@ BEGIN
   INTO recipient_last_hour, recipient_last_day, recipient_hour_frees_in, recipient_day_frees_in,
        own_daily_limit, sent_last_day, daily_frees_in, fanout_recipients, fanout_frees_in,
        part_price_cents
-  FROM send_counts(p_account, p_mode, p_to, p_body_sha256) n;
+  FROM send_counts(p_account, p_mode, p_to, p_body_sha256, p_now) n;
   RETURN NEXT;
 END $$;

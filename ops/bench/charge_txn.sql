@@ -13,7 +13,7 @@ SELECT row_to_json(k)::text, s.*
 FROM send_standing('acc_bench' || :i, 'LIVE', '+1613' || (4000000 + :i * 10 + :n),
                    '+1514' || (2200000 + :i * 10000 + :r), now(), md5(random()::text), 30, 3, 90) s
 LEFT JOIN api_key_caller(encode(sha256(convert_to('mk_live_' || lpad(:i::text, 32, '0'), 'UTF8')),
-                                'hex')) k ON true;
+                                'hex'), now()) k ON true;
 SELECT a.* FROM (SELECT 'msg_pgb' || md5(random()::text) AS id, gen_random_uuid() AS event_id) x,
   accept_outbound_message(
     x.id, 'acc_bench' || :i, 'LIVE', '+1613' || (4000000 + :i * 10 + :n),
@@ -25,5 +25,6 @@ SELECT a.* FROM (SELECT 'msg_pgb' || md5(random()::text) AS id, gen_random_uuid(
                        'data', jsonb_build_object('message_id', x.id, 'status', 'QUEUED')),
     'events', 'sms.outbound',
     jsonb_build_object('v', 1, 'message_id', x.id, 'account_id', 'acc_bench' || :i,
-                       'from', '+1613' || (4000000 + :i * 10 + :n), 'mode', 'LIVE')::text) a;
+                       'from', '+1613' || (4000000 + :i * 10 + :n), 'mode', 'LIVE')::text,
+    now()) a;
 COMMIT;

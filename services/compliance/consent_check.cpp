@@ -17,8 +17,8 @@ ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
   std::string now_text = formatIso(now);
   if (standing.lapsed) {
     sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
-           "AND phone_number = :p AND status = 'ACTIVE' AND consent_type = 'IMPLIED' "
-           "AND expires_at <= :now::timestamptz",
+           "AND phone_number = :p AND status = 'ACTIVE' "
+           "AND implied_consent_lapsed(consent_type, expires_at, :now::timestamptz)",
         soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(now_text);
   }
   if (standing.opted_out) {

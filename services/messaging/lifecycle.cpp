@@ -66,6 +66,13 @@ nlohmann::json base(const MessageParties& message, MessageStatus status) {
 
 }  // namespace
 
+const std::vector<ErrorCode>& platformFailures() {
+  static const std::vector<ErrorCode> kCodes = {
+      ErrorCode::STALE_QUEUED, ErrorCode::CARRIER_UNAVAILABLE, ErrorCode::CARRIER_THROTTLED,
+      ErrorCode::CARRIER_TIMEOUT};
+  return kCodes;
+}
+
 std::string_view toString(MessageStatus status) {
   for (const auto& [value, name] : kNames) {
     if (value == status) return name;

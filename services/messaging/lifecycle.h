@@ -48,6 +48,13 @@ const Transition& transitionOf(Move move);
 // Whether a message in `from` (nullopt: none yet) may make `move`.
 bool allows(Move move, std::optional<MessageStatus> from);
 
+// Failures of the platform's own hand-off, before the carrier judged the message (the carrier
+// unreachable, throttling or silent, or a sender that died): not the account's doing, so they
+// do not count toward its delivery health. Which of them may be queued again under the same
+// Idempotency-Key (those the carrier surely never sent) is the SQL function
+// failed_before_carrier's rule alone, read where a retry is decided.
+const std::vector<ErrorCode>& platformFailures();
+
 // A carrier receipt's status as a move; nullopt for `sending`, which is not final. Throws
 // std::invalid_argument for a status the carrier protocol does not have.
 std::optional<Move> receiptMove(std::string_view carrier_status);

@@ -5,15 +5,25 @@
 
 #include <cmath>
 
+#include "services/messaging/lifecycle.h"
 #include "topics/event_writer.h"
 
 namespace smsgw::messaging {
 namespace {
 
-// Platform failures (the carrier never judged the message) are not the account's doing.
-constexpr const char* kSettledAtCarrier =
-    "(m.status IN ('DELIVERED', 'UNDELIVERED') OR (m.status = 'FAILED' AND m.error_code NOT IN "
-    "('STALE_QUEUED', 'CARRIER_UNAVAILABLE', 'CARRIER_THROTTLED', 'CARRIER_TIMEOUT')))";
+// Messages the carrier judged: platform failures (lifecycle.h) are not the account's doing.
+const std::string& settledAtCarrier() {
+  static const std::string kCondition = [] {
+    std::string codes;
+    for (ErrorCode code : platformFailures()) {
+      codes += (codes.empty() ? "'" : ", '") + std::string(errorInfo(code).name) + "'";
+    }
+    return "(m.status IN ('DELIVERED', 'UNDELIVERED') OR (m.status = 'FAILED' AND m.error_code "
+           "NOT IN (" +
+           codes + ")))";
+  }();
+  return kCondition;
+}
 
 // Starts a pause unless one is in force; returns whether it started.
 bool pauseSending(soci::session& sql, const std::string& account_id, const std::string& reason,
@@ -41,7 +51,7 @@ void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
              "SELECT count(*), count(*) FILTER (WHERE s.status <> 'DELIVERED') FROM "
              "(SELECT m.status FROM messages m WHERE m.account_id = :a AND m.mode = "
              "'LIVE' AND m.direction = 'OUTBOUND' AND m.auto_reply_keyword IS NULL AND ") +
-             kSettledAtCarrier + " ORDER BY m.created_at DESC LIMIT :n) s",
+             settledAtCarrier() + " ORDER BY m.created_at DESC LIMIT :n) s",
       soci::use(account_id), soci::use(policy.protection_sample), soci::into(sample),
       soci::into(failed);
   if (sample < policy.protection_sample) return;  // judge a full sample only

@@ -14,7 +14,7 @@
 namespace smsgw::messaging {
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
-                            const SendPolicy& policy) {
+                            const SendPolicy& policy, TimePoint now) {
   auto decision = decideReceipt(receipt);
   if (!decision) return ReceiptOutcome::Unchanged;
   const Move move = decision->move;
@@ -26,6 +26,7 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   auto event = topics::prepareEvent(
       {"", type, true, receiptEvent(move, receipt.status, receipt.errors, error_code)});
   std::string payload = receipt.toJson().dump(), topic(topics::kEvents.name), outcome;
+  std::string at = formatIso(now);
   ChargedMessage message;
   std::string to;
   int live = 0;
@@ -33,10 +34,10 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   // Takes the carrier id's lock before its first read (see receipts.h).
   sql << "SELECT outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents "
          "FROM apply_carrier_receipt(:cid, :next, :code, :receipt::jsonb, :event_id::uuid, "
-         ":type, :record::jsonb, :topic)",
+         ":type, :record::jsonb, :topic, :now::timestamptz)",
       soci::use(receipt.carrier_message_id), soci::use(next), soci::use(error_code, error_ind),
       soci::use(payload), soci::use(event.id), soci::use(type), soci::use(event.record_json),
-      soci::use(topic), soci::into(outcome), soci::into(message.id, id_ind),
+      soci::use(topic), soci::use(at), soci::into(outcome), soci::into(message.id, id_ind),
       soci::into(message.account_id, account_ind), soci::into(to, to_ind),
       soci::into(live, live_ind), soci::into(message.attempt, attempt_ind),
       soci::into(message.cost_cents, cost_ind);
@@ -45,21 +46,21 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   ReceiptFollowUp follow_up = followUpOf(move, live);
   if (follow_up.refund) refundCharge(sql, message, "carrier could not send");
   if (follow_up.counts_against_destination) {
-    recordCarrierFailure(sql, to, error_code);
+    recordCarrierFailure(sql, to, error_code, now);
     reviewDeliveryHealth(sql, message.account_id, policy);
   }
   return ReceiptOutcome::Applied;
 }
 
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
-                      const SendPolicy& policy) {
+                      const SendPolicy& policy, TimePoint now) {
   std::string payload;
   sql << "DELETE FROM early_receipts WHERE carrier_message_id = :c RETURNING payload::text",
       soci::use(carrier_message_id), soci::into(payload);
   if (!sql.got_data()) return;
   spdlog::info("applying the receipt that arrived before the send result of {}",
                carrier_message_id);
-  applyReceipt(sql, topics::CarrierReceipt::parse(payload), policy);
+  applyReceipt(sql, topics::CarrierReceipt::parse(payload), policy, now);
 }
 
 }  // namespace smsgw::messaging

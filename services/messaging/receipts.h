@@ -8,6 +8,7 @@
 
 #include <soci/session.h>
 
+#include "domain/clock.h"
 #include "domain/send_policy.h"
 #include "topics/records.h"
 
@@ -16,7 +17,7 @@ namespace smsgw::messaging {
 enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
-                            const SendPolicy& policy);
+                            const SendPolicy& policy, TimePoint now);
 
 // The sender recording the carrier's acceptance and the receipt worker applying a receipt
 // both start by taking a transaction lock on the carrier message id (lock_carrier_message,
@@ -28,6 +29,6 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
 
 // Called by the sender in the transaction that records the carrier's acceptance.
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
-                      const SendPolicy& policy);
+                      const SendPolicy& policy, TimePoint now);
 
 }  // namespace smsgw::messaging

@@ -6,11 +6,15 @@
 
 #include <string>
 
+#include "domain/clock.h"
+
 namespace smsgw::messaging {
 
-void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code);
-// A delivery clears the run; apply_carrier_receipt (migration 0008) does that in SQL.
-// The rule itself is the SQL function is_undeliverable (migration 0006), read by a send's
-// destination check (known_destination).
+// One more failure in a row at `now` (the SQL function count_carrier_failure). When a failure
+// counts is decided in C++ (decideHandoff, followUpOf); the counter's arithmetic is SQL alone:
+// count_carrier_failure adds, apply_carrier_receipt clears on a delivery, is_undeliverable
+// judges (read by a send's destination check, known_destination).
+void recordCarrierFailure(soci::session& sql, const std::string& number, const std::string& code,
+                          TimePoint now);
 
 }  // namespace smsgw::messaging

@@ -73,7 +73,8 @@ TEST_F(MessageLifecycleTest, ReceiptsMoveOnlyWhatTheTableAllows) {
   for (std::string carrier_status : {"delivered", "delivery_failed", "expired", "sending_failed"}) {
     Move move = *receiptMove(carrier_status);
     holdsToTheTable(move, [&](soci::session& sql, const std::string& id) {
-      applyReceipt(sql, {"carrier-" + id, carrier_status, nlohmann::json::array()}, policy_);
+      applyReceipt(sql, {"carrier-" + id, carrier_status, nlohmann::json::array()}, policy_,
+                   std::chrono::system_clock::now());
     });
   }
 }
@@ -85,7 +86,7 @@ TEST_F(MessageLifecycleTest, TheCarriersAcceptanceMovesOnlyWhatTheTableAllows) {
          sentEvent({id, "+14165550100", "+14165550123"}, "carrier-" + id, 1, 0)});
     std::string carrier_id = "carrier-" + id, topic(topics::kEvents.name);
     sql << "SELECT * FROM record_carrier_acceptance(:id, :c, 1, 0, 'ref', 'adj', "
-           ":e::uuid, :r::jsonb, :topic)",
+           ":e::uuid, :r::jsonb, :topic, now())",
         soci::use(id), soci::use(carrier_id), soci::use(event.id), soci::use(event.record_json),
         soci::use(topic);
   });
@@ -93,6 +94,6 @@ TEST_F(MessageLifecycleTest, TheCarriersAcceptanceMovesOnlyWhatTheTableAllows) {
 
 TEST_F(MessageLifecycleTest, AnInterruptedHandOffMovesOnlyWhatTheTableAllows) {
   holdsToTheTable(Move::HandoffInterrupted, [&](soci::session& sql, const std::string& id) {
-    workers::failStaleHandoff(sql, id);
+    workers::failStaleHandoff(sql, id, std::chrono::system_clock::now());
   });
 }

@@ -17,16 +17,16 @@ using namespace smsgw::testing;
 
 TEST(Migrations, ApplyFromEmptyAndRecordTheirVersions) {
   ScratchDatabase database(/*migrate=*/false);
-  auto first = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR);
+  auto first = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
   ASSERT_FALSE(first.applied.empty());
   EXPECT_EQ(first.applied.front(), "0001_foundation.sql");
   EXPECT_EQ(first.already_applied, 0);
   // The tables the code relies on exist.
   database.exec("SELECT id, balance_cents FROM accounts LIMIT 0");
   database.exec("SELECT id, published_at FROM outbox LIMIT 0");
-  database.exec("SELECT api_account_document(a) FROM accounts a LIMIT 0");
+  database.exec("SELECT api_account_document(a, now()) FROM accounts a LIMIT 0");
 
-  auto second = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR);
+  auto second = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
   EXPECT_TRUE(second.applied.empty());
   EXPECT_EQ(second.already_applied, static_cast<int>(first.applied.size()));
 }

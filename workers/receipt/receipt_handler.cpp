@@ -12,7 +12,7 @@ void ReceiptHandler::operator()(const topics::Record& record) {
   auto receipt = topics::CarrierReceipt::parse(record.payload);
   db::Session sql(context_.db);
   soci::transaction tx(*sql);
-  auto outcome = messaging::applyReceipt(*sql, receipt, policy_);
+  auto outcome = messaging::applyReceipt(*sql, receipt, policy_, context_.clock.now());
   tx.commit();
   if (outcome == messaging::ReceiptOutcome::Unchanged) {
     spdlog::info("receipt for {} changes nothing (not final, or already final)",

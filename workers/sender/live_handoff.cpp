@@ -61,7 +61,7 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, Ti
     case UnclaimedVerdict::Interrupted:
       break;
   }
-  failStaleHandoff(*sql, id);
+  failStaleHandoff(*sql, id, now);
   tx.commit();
   return {};
 }
@@ -70,7 +70,7 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, Ti
 // them, otherwise the accepted charge stands), message.sent, and a receipt that came first
 // applied after it: record_carrier_acceptance (db/migrations/0008) in one round trip.
 void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResult& result,
-              const HandoffDecision& decision, const SendPolicy& policy) {
+              const HandoffDecision& decision, const SendPolicy& policy, TimePoint now) {
   const messaging::ChargedMessage& charge = message.charge;
   int parts = result.parts;
   long long settled = decision.settled_cents, adjustment = decision.adjustment_cents;
@@ -80,34 +80,37 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
                             settled)});
   std::string reference = messaging::chargeReference(charge.id, charge.attempt);
   std::string description = "Carrier counted " + std::to_string(parts) + " parts";
-  std::string topic(topics::kEvents.name);
+  std::string topic(topics::kEvents.name), at = formatIso(now);
   long long cost = 0;
   int receipt_held = 0;
   sql << "SELECT cost_cents, receipt_held::int FROM record_carrier_acceptance(:id, :cid, :parts, "
-         ":adjustment, :reference, :description, :event_id::uuid, :record::jsonb, :topic)",
+         ":adjustment, :reference, :description, :event_id::uuid, :record::jsonb, :topic, "
+         ":now::timestamptz)",
       soci::use(charge.id), soci::use(result.carrier_message_id), soci::use(parts),
       soci::use(adjustment), soci::use(reference), soci::use(description), soci::use(event.id),
-      soci::use(event.record_json), soci::use(topic), soci::into(cost), soci::into(receipt_held);
+      soci::use(event.record_json), soci::use(topic), soci::use(at), soci::into(cost),
+      soci::into(receipt_held);
   if (!sql.got_data()) return;  // no longer QUEUED: a replay
   if (adjustment != 0 && cost != settled) {
     spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
                  charge.id, parts);
   }
-  if (receipt_held) messaging::applyHeldReceipt(sql, result.carrier_message_id, policy);
+  if (receipt_held) messaging::applyHeldReceipt(sql, result.carrier_message_id, policy, now);
 }
 
 // FAILED at hand-off (message.failed form a), refunded.
 void failed(soci::session& sql, const Outgoing& message, const HandoffDecision& decision,
-            const CarrierSendResult& result, const SendPolicy& policy) {
+            const CarrierSendResult& result, const SendPolicy& policy, TimePoint now) {
   std::string code(errorInfo(decision.failure).name), text = decision.error_message;
+  std::string at = formatIso(now);
   const auto& move = messaging::transitionOf(decision.move);
   std::string status(messaging::toString(move.to)), updated;
   sql << std::string(
              "UPDATE messages SET status = :s, error_code = :c, error_message = "
-             ":m, updated_at = now() WHERE id = :id AND ") +
+             ":m, updated_at = :now::timestamptz WHERE id = :id AND ") +
              messaging::kStillQueued + " RETURNING id",
-      soci::use(status), soci::use(code), soci::use(text), soci::use(message.charge.id),
-      soci::into(updated);
+      soci::use(status), soci::use(code), soci::use(text), soci::use(at),
+      soci::use(message.charge.id), soci::into(updated);
   if (!sql.got_data()) return;
   messaging::refundCharge(sql, message.charge, "the carrier did not take the message");
   topics::raiseEvent(sql,
@@ -115,25 +118,25 @@ void failed(soci::session& sql, const Outgoing& message, const HandoffDecision& 
                       messaging::handoffFailedEvent({message.charge.id, message.from, message.to},
                                                     decision.failure, text)});
   if (decision.counts_against_destination) {
-    messaging::recordCarrierFailure(sql, message.to, result.error_code);
+    messaging::recordCarrierFailure(sql, message.to, result.error_code, now);
     messaging::reviewDeliveryHealth(sql, message.charge.account_id, policy);
   }
 }
 
 }  // namespace
 
-void failStaleHandoff(soci::session& sql, const std::string& id) {
+void failStaleHandoff(soci::session& sql, const std::string& id, TimePoint now) {
   messaging::ChargedMessage message;
   message.id = id;
   const auto& move = messaging::transitionOf(messaging::Move::HandoffInterrupted);
   std::string status(messaging::toString(move.to));
   std::string code(errorInfo(ErrorCode::STALE_QUEUED).name);
-  std::string text(errorInfo(ErrorCode::STALE_QUEUED).message_en);
+  std::string text(errorInfo(ErrorCode::STALE_QUEUED).message_en), at = formatIso(now);
   sql << std::string(
              "UPDATE messages SET status = :s, error_code = :c, error_message = :m, "
-             "updated_at = now() WHERE id = :id AND ") +
+             "updated_at = :now::timestamptz WHERE id = :id AND ") +
              messaging::kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
-      soci::use(status), soci::use(code), soci::use(text), soci::use(id),
+      soci::use(status), soci::use(code), soci::use(text), soci::use(at), soci::use(id),
       soci::into(message.account_id), soci::into(message.cost_cents), soci::into(message.attempt);
   if (!sql.got_data()) return;
   messaging::refundCharge(sql, message, "sending interrupted");
@@ -156,6 +159,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   }
   HandoffDecision decision =
       decideHandoff(result, message.charge.cost_cents, message.part_price_cents);
+  const TimePoint now = context.clock.now();
   // The carrier's answer exists only in this process until it is recorded: given up, the
   // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
   // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
@@ -163,9 +167,9 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
     db::Session sql(context.db);
     soci::transaction tx(*sql);
     if (decision.move == messaging::Move::CarrierAccepted) {
-      accepted(*sql, message, result, decision, policy);
+      accepted(*sql, message, result, decision, policy, now);
     } else {
-      failed(*sql, message, decision, result, policy);
+      failed(*sql, message, decision, result, policy, now);
     }
     tx.commit();
   });

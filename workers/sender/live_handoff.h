@@ -19,6 +19,6 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
                            const std::string& message_id);
 
 // FAILED STALE_QUEUED (message.failed form c), refunded; nothing when no longer QUEUED.
-void failStaleHandoff(soci::session& sql, const std::string& message_id);
+void failStaleHandoff(soci::session& sql, const std::string& message_id, TimePoint now);
 
 }  // namespace smsgw::workers

@@ -40,7 +40,7 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
             "LIMIT :n FOR UPDATE SKIP LOCKED",
         soci::use(at), soci::use(policy.stale_handoff_seconds), soci::use(kBatch),
         soci::into(stale);
-    for (const auto& id : stale) failStaleHandoff(*sql, id);
+    for (const auto& id : stale) failStaleHandoff(*sql, id, now);
     tx.commit();
     counts.failed_stale = static_cast<int>(stale.size());
   }
