@@ -9,26 +9,13 @@
 #include <vector>
 
 #include "domain/api_key.h"
+#include "domain/caller.h"
 #include "domain/locale.h"
 #include "domain/permissions.h"
 
 namespace smsgw::api {
 
-// Who is calling: resolved from the API key by the HTTP edge before any route runs.
-struct Caller {
-  std::string account_id;
-  std::string key_id;
-  KeyMode mode = KeyMode::Test;
-  Permissions permissions;
-  std::string account_status;
-  bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
-  // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
-  bool allow_list_required = false;
-  std::optional<int> requests_per_second;  // the account's own rate; unset: the platform's
-
-  bool live() const { return mode == KeyMode::Live; }
-  bool operator==(const Caller&) const = default;
-};
+using smsgw::Caller;  // domain/caller.h
 
 struct ApiRequest {
   std::string method;

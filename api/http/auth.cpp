@@ -47,7 +47,7 @@ std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key
                                       TimePoint now) {
   std::string row, at = formatIso(now);
   soci::indicator row_ind = soci::i_null;
-  sql << "SELECT " << kKeyRowColumn << " FROM api_key_caller(:key_hash, :now::timestamptz) k",
+  sql << "SELECT " << db::kKeyRowColumn << " FROM api_key_caller(:key_hash, :now::timestamptz) k",
       soci::use(key_hash), soci::use(at), soci::into(row, row_ind);
   if (!sql.got_data() || row_ind != soci::i_ok) return std::nullopt;
   return row;

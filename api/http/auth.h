@@ -10,6 +10,7 @@
 
 #include "api/http/api_types.h"
 #include "db/database.h"
+#include "db/key_row.h"
 #include "domain/clock.h"
 
 namespace smsgw::api {
@@ -17,12 +18,6 @@ namespace smsgw::api {
 // The caller of the key with this SHA-256 (hashApiKey), as of `now` (its last-used stamp is
 // refreshed once a minute). Throws ApiError UNAUTHORIZED or API_KEY_REVOKED.
 Caller authenticate(db::Database& db, const std::string& key_hash, TimePoint now);
-
-// The key row a route reads beside its own columns to confirm its caller: one text column,
-// null when the key does not exist. The hash is bound as :key_hash, then the time as :key_now.
-inline constexpr const char* kKeyRowColumn = "row_to_json(k)::text";
-inline constexpr const char* kKeyRowJoin =
-    "LEFT JOIN api_key_caller(:key_hash, :key_now::timestamptz) k ON true";
 
 // Thrown by confirmCaller when the key's row no longer gives the cached caller: the key was
 // revoked or removed, or the account's status, the key's permissions or its fences changed.

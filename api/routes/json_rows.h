@@ -1,5 +1,6 @@
 #pragma once
-// Reading resources rendered by the SQL api_* functions (db/migrations).
+// What the routes share to read and check resources: the JSON readers of db/json_rows.h, and
+// the ownership rules.
 
 #include <soci/session.h>
 
@@ -9,24 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "db/json_rows.h"
+
 namespace smsgw::api {
 
-// One message as the API renders it (Message); bind the id.
-inline constexpr const char* kMessageJson =
-    "SELECT api_message(m)::text FROM messages m WHERE m.id = :id";
+using db::kMessageJson;
+using db::queryJson;
+using db::queryJsonArray;
 
-// Runs a query whose single column is JSON text; one result or none.
-std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
-                                        const std::string& param);
-// The same for a query without parameters.
-std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query);
-// All rows of such a query, in order, as a JSON array.
-nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
-                              const std::string& param);
-
-// One page of the caller's records: `select` renders one JSON row per record and names the
-// parameters :account, :mode, :limit and :offset, plus one per filter (an empty filter value
-// means "any"; each name may appear several times). Returns the rows in order.
+// One page of the caller's records (db::pageOfRecords for the caller's account and mode).
 nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
                              const struct ApiRequest& req, int limit, int offset,
                              const std::map<std::string, std::string>& filters = {});

@@ -5,13 +5,13 @@
 
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
-#include "api/routes/sending_number.h"
 #include "api/routes/validate.h"
 #include "domain/casl.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
 #include "services/compliance/opt_in.h"
 #include "services/compliance/platform_texts.h"
+#include "services/sending/sending_number.h"
 
 namespace smsgw::api {
 namespace {
@@ -38,7 +38,7 @@ ApiResponse create(App& app, ApiRequest& req) {
   std::string mode(toString(caller.mode));
   db::Session sql(app.db);
   soci::transaction tx(*sql);
-  if (caller.live()) requireLiveSendingNumber(*sql, caller.account_id, from);
+  if (caller.live()) sending::requireLiveSendingNumber(*sql, caller.account_id, from);
   int opted_out = 0;
   *sql << "SELECT count(*) FROM opt_outs WHERE account_id = :a AND mode = :m AND phone_number = :t "
           "AND from_number = :f AND reinstated_at IS NULL",

@@ -1,10 +1,10 @@
-#include "api/routes/sending_number.h"
+#include "services/sending/sending_number.h"
 
 #include <soci/soci.h>
 
 #include "domain/errors.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 
 SendingNumberStanding SendingNumberColumns::standing() const {
   SendingNumberStanding out;
@@ -39,4 +39,4 @@ void requireLiveSendingNumber(soci::session& sql, const std::string& account_id,
   requireUsableSendingNumber(columns.standing(), from);
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

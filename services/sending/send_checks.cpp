@@ -1,14 +1,14 @@
-#include "api/routes/send_checks.h"
+#include "services/sending/send_checks.h"
 
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
-#include "api/routes/sending_number.h"
 #include "domain/destinations.h"
 #include "domain/errors.h"
 #include "services/messaging/protection.h"
+#include "services/sending/sending_number.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 namespace {
 
 const char* lineTypeName(LineType type) {
@@ -52,14 +52,14 @@ void checkDestinationNumber(const Caller& caller, const E164& to) {
   }
 }
 
-std::string lookUpLineType(App& app, const E164& to) {
-  LookupResult lookup = app.carrier.lookupNumber(to.str());
+std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to) {
+  LookupResult lookup = carrier.lookupNumber(to.str());
   if (!lookup.ok) {
     spdlog::warn("number lookup for a send failed; sending without it");
     return "unknown";
   }
   std::string type = lineTypeName(lookup.line_type);
-  db::Session sql(app.db);
+  db::Session sql(db);
   *sql << "INSERT INTO number_lookups (phone_number, line_type) VALUES (:n, :t) "
           "ON CONFLICT (phone_number) DO UPDATE SET line_type = excluded.line_type, "
           "looked_up_at = now()",
@@ -105,4 +105,4 @@ void checkSender(soci::session& sql, const Caller& caller, const E164& from, con
   }
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

@@ -7,13 +7,14 @@
 
 #include <string>
 
-#include "api/app.h"
-#include "api/http/api_types.h"
-#include "api/routes/send_standing.h"
+#include "db/database.h"
+#include "domain/caller.h"
+#include "domain/carrier_client.h"
 #include "domain/phone.h"
 #include "domain/sms_segments.h"
+#include "services/sending/send_standing.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 
 // Needs no database: RESERVED_DESTINATION, and in TEST mode the magic landline
 // (NOT_A_MOBILE_NUMBER).
@@ -22,7 +23,7 @@ void checkDestinationNumber(const Caller& caller, const E164& to);
 // The carrier's number lookup for a LIVE destination the cache does not know, cached (in its
 // own statement: the answer is kept whatever the send decides). "unknown" when the carrier
 // cannot answer; that is not cached and lets the send through (the carrier refuses a landline).
-std::string lookUpLineType(App& app, const E164& to);
+std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to);
 
 // LIVE: NOT_A_MOBILE_NUMBER for a landline or VoIP line type, then UNDELIVERABLE_NUMBER.
 void checkLiveDestination(const std::string& line_type, const KnownDestination& known,
@@ -40,4 +41,4 @@ void checkSender(soci::session& sql, const Caller& caller, const E164& from, con
 // RECIPIENT_RATE_LIMITED (with Retry-After), DAILY_LIMIT_REACHED and FANOUT_LIMIT_REACHED.
 void checkSendLimits(const SendCounts& counts, const SendPolicy& policy);
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

@@ -8,15 +8,15 @@
 #include <optional>
 #include <string>
 
-#include "api/http/api_types.h"
-#include "api/routes/sending_number.h"
+#include "domain/caller.h"
 #include "domain/clock.h"
 #include "domain/phone.h"
 #include "domain/send_policy.h"
 #include "services/compliance/consent_check.h"
 #include "services/messaging/protection.h"
+#include "services/sending/sending_number.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 
 // What the database knows of a LIVE destination: the cached line type (none when never looked
 // up or older than the cache keeps it) and whether its carrier failures make it undeliverable.
@@ -56,4 +56,4 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
                               const E164& from, const E164& to, const std::string& body_sha256,
                               TimePoint now, const std::optional<std::string>& confirm_key_hash);
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

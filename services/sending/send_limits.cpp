@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "api/routes/send_checks.h"
 #include "domain/errors.h"
+#include "services/sending/send_checks.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 namespace {
 
 void checkRecipientRate(const SendCounts& c, const SendPolicy& policy) {
@@ -52,4 +52,4 @@ void checkSendLimits(const SendCounts& counts, const SendPolicy& policy) {
   checkFanout(counts, policy);
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

@@ -1,10 +1,10 @@
-#include "api/routes/send_standing.h"
+#include "services/sending/send_standing.h"
 
 #include <soci/soci.h>
 
-#include "api/http/auth.h"
+#include "db/key_row.h"
 
-namespace smsgw::api {
+namespace smsgw::sending {
 namespace {
 
 // Where the nullable columns land before they become optionals.
@@ -31,10 +31,10 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
   std::string key_hash = confirm_key_hash.value_or(""), key_row;
   soci::indicator key_hash_ind = confirm_key_hash ? soci::i_ok : soci::i_null,
                   key_row_ind = soci::i_null;
-  sql << "SELECT " << kKeyRowColumn
+  sql << "SELECT " << db::kKeyRowColumn
       << ", s.* FROM send_standing(:a, :m, :f, :t, :now::timestamptz, :h, :cache_days, "
          ":failures, :failure_days) s "
-      << kKeyRowJoin,
+      << db::kKeyRowJoin,
       soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
       soci::use(now_text), soci::use(body_sha256), soci::use(policy.lookup_cache_days),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),
@@ -67,4 +67,4 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
   return s;
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw::sending

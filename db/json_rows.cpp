@@ -1,0 +1,50 @@
+#include "db/json_rows.h"
+
+#include <soci/soci.h>
+
+namespace smsgw::db {
+
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query,
+                                        const std::string& param) {
+  std::string text;
+  soci::indicator ind = soci::i_null;
+  sql << query, soci::use(param), soci::into(text, ind);
+  if (!sql.got_data() || ind == soci::i_null) return std::nullopt;
+  return nlohmann::json::parse(text);
+}
+
+std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& query) {
+  std::string text;
+  soci::indicator ind = soci::i_null;
+  sql << query, soci::into(text, ind);
+  if (!sql.got_data() || ind == soci::i_null) return std::nullopt;
+  return nlohmann::json::parse(text);
+}
+
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
+                              const std::string& param) {
+  nlohmann::json out = nlohmann::json::array();
+  soci::rowset<std::string> rows = (sql.prepare << query, soci::use(param));
+  for (const auto& text : rows) out.push_back(nlohmann::json::parse(text));
+  return out;
+}
+
+nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
+                             const std::string& account_id, const std::string& mode, int limit,
+                             int offset, const std::map<std::string, std::string>& filters) {
+  soci::statement statement = (sql.prepare << select);
+  statement.exchange(soci::use(account_id, "account"));
+  statement.exchange(soci::use(mode, "mode"));
+  statement.exchange(soci::use(limit, "limit"));
+  statement.exchange(soci::use(offset, "offset"));
+  for (const auto& [name, value] : filters) statement.exchange(soci::use(value, name));
+  std::string text;
+  statement.exchange(soci::into(text));
+  statement.define_and_bind();
+  statement.execute();
+  nlohmann::json out = nlohmann::json::array();
+  while (statement.fetch()) out.push_back(nlohmann::json::parse(text));
+  return out;
+}
+
+}  // namespace smsgw::db

@@ -1,0 +1,28 @@
+#pragma once
+// Who is calling: the API key's account, mode, permissions and fences, resolved by the HTTP
+// edge before any route runs and handed to the services that act for it. A pure type.
+
+#include <optional>
+#include <string>
+
+#include "domain/api_key.h"
+#include "domain/permissions.h"
+
+namespace smsgw {
+
+struct Caller {
+  std::string account_id;
+  std::string key_id;
+  KeyMode mode = KeyMode::Test;
+  Permissions permissions;
+  std::string account_status;
+  bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
+  // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
+  bool allow_list_required = false;
+  std::optional<int> requests_per_second;  // the account's own rate; unset: the platform's
+
+  bool live() const { return mode == KeyMode::Live; }
+  bool operator==(const Caller&) const = default;
+};
+
+}  // namespace smsgw
