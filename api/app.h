@@ -5,10 +5,10 @@
 #include <chrono>
 #include <string>
 
-#include "api/payments.h"
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
+#include "domain/payment_provider.h"
 #include "domain/send_policy.h"
 #include "topics/outbox_relay.h"
 

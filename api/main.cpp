@@ -6,6 +6,7 @@
 
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
+#include "adapters/sandbox_payments.h"
 #include "adapters/settings.h"
 #include "api/app.h"
 #include "api/http/server.h"
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
     topics::Producer producer(config.kafka.brokers, "smsgw-api");
     topics::OutboxRelay relay(db, producer);
     HttpCarrierClient carrier(config.carrier);
-    api::SandboxPaymentProvider payments;
+    SandboxPaymentProvider payments;
     SystemClock clock;
     api::App app{db, relay, carrier, payments, clock, config.api};
 

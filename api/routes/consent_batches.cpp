@@ -1,25 +1,19 @@
 // Consent batches: many consents recorded at once, from JSON rows or an uploaded CSV (text/csv,
 // with the defaults and attestation in the query). Each row is merged over the batch's
-// defaults and read exactly like a single consent; rows that fail are counted and listed in
-// `errors`, never recorded, and the rest commit together. Revoking a batch revokes the
-// consents it recorded that are still active.
-#include <soci/soci.h>
-
-#include <set>
+// defaults and read exactly like a single consent; services/compliance/consent_batches.h
+// records them.
+#include "services/compliance/consent_batches.h"
 
 #include "api/routes/consent_fields.h"
-#include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/csv_table.h"
 #include "domain/errors.h"
-#include "domain/ids.h"
 
 namespace smsgw::api {
 namespace {
 
 constexpr size_t kMaxRows = 10'000;
-constexpr size_t kMaxListedErrors = 100;
 constexpr const char* kDefaultFields[] = {
     "consent_type",      "source_description",    "source_ip", "source_url",
     "relationship_type", "last_transaction_date", "expires_at"};
@@ -92,22 +86,6 @@ BatchInput readCsvBatch(const ApiRequest& req) {
   return input;
 }
 
-struct Counts {
-  int rows = 0, express = 0, implied = 0, already_recorded = 0, opted_out = 0,
-      duplicate_in_file = 0, invalid = 0;
-  nlohmann::json toJson() const {
-    return {{"rows", rows},
-            {"recorded", express + implied},
-            {"express", express},
-            {"implied", implied},
-            {"already_recorded", already_recorded},
-            {"opted_out", opted_out},
-            {"revoked_by_review", 0},
-            {"duplicate_in_file", duplicate_in_file},
-            {"invalid", invalid}};
-  }
-};
-
 nlohmann::json rowError(size_t row, const ApiError& error) {
   nlohmann::json entry = {{"row", row}, {"code", errorInfo(error.code()).name}};
   const auto& details = error.details();
@@ -120,120 +98,33 @@ nlohmann::json rowError(size_t row, const ApiError& error) {
   return entry;
 }
 
-// What the account already holds for a row's number: an opt-out in force wins over any consent
-// in a file; an ACTIVE consent of the same type makes the row a repeat.
-enum class Standing { OptedOut, AlreadyRecorded, New };
-
-Standing standingOf(soci::session& sql, const std::string& account, const std::string& mode,
-                    const compliance::ConsentDraft& draft) {
-  int opted_out = 0, recorded = 0;
-  sql << "SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = :a AND mode = :m "
-         "AND phone_number = :p AND reinstated_at IS NULL)::int, "
-         "EXISTS (SELECT 1 FROM consents WHERE account_id = :a2 AND mode = :m2 "
-         "AND phone_number = :p2 AND status = 'ACTIVE' AND consent_type = :t)::int",
-      soci::use(account), soci::use(mode), soci::use(draft.phone_number), soci::use(account),
-      soci::use(mode), soci::use(draft.phone_number), soci::use(draft.consent_type),
-      soci::into(opted_out), soci::into(recorded);
-  if (opted_out) return Standing::OptedOut;
-  return recorded ? Standing::AlreadyRecorded : Standing::New;
-}
-
 ApiResponse create(App& app, ApiRequest& req) {
   bool csv = req.header("content-type").value_or("").starts_with("text/csv");
   BatchInput input = csv ? readCsvBatch(req) : readJsonBatch(req);
-  const std::string& account = req.who().account_id;
-  std::string mode(toString(req.who().mode));
   TimePoint now = app.clock.now();
-
-  db::Session sql(app.db);
-  soci::transaction tx(*sql);
-  std::string id = newId("cb"), defaults = input.defaults.dump();
-  std::string file_name = input.file_name.value_or("");
-  soci::indicator file_ind = input.file_name ? soci::i_ok : soci::i_null;
-  *sql << "INSERT INTO consent_batches (id, account_id, mode, source, file_name, attested, "
-          "defaults, counts) VALUES (:id, :a, :m, 'api', :f, true, :d::jsonb, '{}'::jsonb)",
-      soci::use(id), soci::use(account), soci::use(mode), soci::use(file_name, file_ind),
-      soci::use(defaults);
-
-  Counts counts;
-  nlohmann::json errors = nlohmann::json::array();
-  std::set<std::string> seen;
+  compliance::BatchUpload upload{input.file_name, input.defaults, {}};
+  size_t row_number = 0;
   for (const auto& row : input.rows) {
-    size_t row_number = static_cast<size_t>(++counts.rows);
+    ++row_number;
     nlohmann::json merged = input.defaults;
     if (row.is_object()) merged.update(row);
-    compliance::ConsentDraft draft;
     try {
       if (!row.is_object()) throw validationError("row", "must be an object");
-      draft = readConsentFields(merged, now);
+      upload.rows.push_back({readConsentFields(merged, now), nullptr});
     } catch (const ApiError& e) {
-      ++counts.invalid;
-      if (errors.size() < kMaxListedErrors) errors.push_back(rowError(row_number, e));
-      continue;
-    }
-    if (!seen.insert(draft.phone_number).second) {
-      ++counts.duplicate_in_file;
-    } else if (Standing standing = standingOf(*sql, account, mode, draft);
-               standing == Standing::OptedOut) {
-      ++counts.opted_out;
-    } else if (standing == Standing::AlreadyRecorded) {
-      ++counts.already_recorded;
-    } else {
-      compliance::recordConsent(*sql, account, mode, draft, id);
-      ++(draft.consent_type == "EXPRESS" ? counts.express : counts.implied);
+      upload.rows.push_back({std::nullopt, rowError(row_number, e)});
     }
   }
-  std::string counts_text = counts.toJson().dump();
-  *sql << "UPDATE consent_batches SET counts = :c::jsonb WHERE id = :id", soci::use(counts_text),
-      soci::use(id);
-  auto batch = queryJson(
-      *sql, "SELECT api_consent_batch(b, false)::text FROM consent_batches b WHERE b.id = :id", id);
-  tx.commit();
-  (*batch)["errors"] = errors;
-  return ApiResponse::json(201, *batch);
+  return ApiResponse::json(201, compliance::recordBatch(app.db, req.who(), upload));
 }
-
-// The batch's id, after checking it is the caller's (404 unknown or other mode, 403 another
-// account's).
-void requireOwnBatch(soci::session& sql, const ApiRequest& req) {
-  std::string owner, mode;
-  sql << "SELECT account_id, mode FROM consent_batches WHERE id = :id",
-      soci::use(req.params.at("id")), soci::into(owner), soci::into(mode);
-  requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, req.who().account_id);
-  if (mode != toString(req.who().mode)) throw ApiError(ErrorCode::NOT_FOUND);
-}
-
-constexpr const char* kBatchWithDefaults =
-    "SELECT api_consent_batch(b, true)::text FROM consent_batches b WHERE b.id = :id";
 
 ApiResponse get(App& app, ApiRequest& req) {
-  db::Session sql(app.db);
-  requireOwnBatch(*sql, req);
-  return ApiResponse::json(200, *queryJson(*sql, kBatchWithDefaults, req.params.at("id")));
+  return ApiResponse::json(200, compliance::batch(app.db, req.who(), req.params.at("id")));
 }
 
 ApiResponse revoke(App& app, ApiRequest& req) {
-  db::Session sql(app.db);
-  soci::transaction tx(*sql);
-  requireOwnBatch(*sql, req);
-  const std::string& id = req.params.at("id");
-  std::string revoked_at;
-  soci::indicator revoked_ind = soci::i_null;
-  *sql << "SELECT iso_ts(revoked_at) FROM consent_batches WHERE id = :id FOR UPDATE", soci::use(id),
-      soci::into(revoked_at, revoked_ind);
-  if (revoked_ind == soci::i_ok)
-    throw ApiError(ErrorCode::CONFLICT, {{"reason", "already_revoked"}});
-  int revoked = 0;
-  *sql << "WITH revoked AS (UPDATE consents SET status = 'REVOKED', revoked_at = now(), "
-          "revoked_reason = 'batch_revoked' WHERE consent_batch_id = :id AND status = 'ACTIVE' "
-          "RETURNING 1) SELECT count(*) FROM revoked",
-      soci::use(id), soci::into(revoked);
-  *sql << "UPDATE consent_batches SET revoked_at = now(), "
-          "counts = jsonb_set(counts, '{revoked_by_review}', to_jsonb(:n::int)) WHERE id = :id",
-      soci::use(revoked), soci::use(id);
-  auto batch = queryJson(*sql, kBatchWithDefaults, id);
-  tx.commit();
-  return ApiResponse::json(200, *batch);
+  return ApiResponse::json(
+      200, compliance::revokeBatch(app.db, req.who(), req.params.at("id"), app.clock.now()));
 }
 
 }  // namespace

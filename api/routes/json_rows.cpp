@@ -12,12 +12,6 @@ nlohmann::json pageOfRecords(soci::session& sql, const std::string& select, cons
                            limit, offset, filters);
 }
 
-void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id) {
-  if (!owner) throw ApiError(ErrorCode::NOT_FOUND);
-  if (*owner != account_id)
-    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});
-}
-
 void requireOwnAccountPath(const ApiRequest& req) {
   if (req.params.at("id") != req.who().account_id) {
     throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "belongs_to_another_account"}});

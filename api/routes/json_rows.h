@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/json_rows.h"
+#include "domain/ownership.h"
 
 namespace smsgw::api {
 
@@ -23,8 +24,7 @@ nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
                              const struct ApiRequest& req, int limit, int offset,
                              const std::map<std::string, std::string>& filters = {});
 
-// The account id owning a row, for the 404-versus-403 rule: another account's id is 403.
-void requireOwnedBy(const std::optional<std::string>& owner, const std::string& account_id);
+using smsgw::requireOwnedBy;  // domain/ownership.h
 
 // /v1/accounts/{id}/…: the id must be the caller's own account, else 403 FORBIDDEN.
 void requireOwnAccountPath(const struct ApiRequest& req);

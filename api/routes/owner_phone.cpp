@@ -1,170 +1,14 @@
-// Owner phone verification: a code by SMS from the platform's sender, then confirmation.
-// Codes expire after 10 minutes and allow 5 wrong tries, counted across resends: after the
-// fifth the code is locked until it expires, and no new one is sent meanwhile. An account that
-// has not paid can still ask for codes, so the texts are limited: one every 30 seconds
-// (OWNER_CODE_RESEND_SECONDS), 5 a day per account and 3 a day to one number, whoever asks.
-// A code is stored only as an HMAC under a server secret (VERIFICATION_CODE_SECRET): a dump of
-// the database alone does not give it back, as a plain hash of a six-digit code would.
-#include <fmt/format.h>
-#include <soci/soci.h>
+// POST /v1/accounts/{id}/phone-verification: without `code` a code is texted, with it the code
+// is checked (services/accounts/owner_phone.h).
+#include "services/accounts/owner_phone.h"
 
 #include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
-#include "domain/crypto.h"
 #include "domain/errors.h"
 
 namespace smsgw::api {
 namespace {
-
-constexpr int kMaxAttempts = 5;
-constexpr int kCodeLength = 6;
-constexpr int kCodesPerAccountPerDay = 5;
-constexpr int kCodesPerNumberPerDay = 3;
-
-std::string codeHash(const App& app, const std::string& account_id, const E164& phone,
-                     const std::string& code) {
-  return crypto::hex(crypto::hmacSha256(app.config.verification_code_secret,
-                                        account_id + ":" + phone.str() + ":" + code));
-}
-
-std::string randomCode() {
-  std::string code;
-  for (unsigned char c : crypto::randomBytes(kCodeLength * 2)) {
-    if (c < 250 && code.size() < kCodeLength) code.push_back(static_cast<char>('0' + c % 10));
-  }
-  while (code.size() < kCodeLength)
-    code.push_back('0' + static_cast<char>(crypto::randomBytes(1)[0] & 7));
-  return code;
-}
-
-void failForCarrier(const CarrierSendResult& result) {
-  switch (result.kind) {
-    case CarrierSendResult::Kind::Accepted:
-      return;
-    case CarrierSendResult::Kind::Timeout:
-      throw ApiError(ErrorCode::CARRIER_TIMEOUT);
-    case CarrierSendResult::Kind::Refused:
-      throw ApiError(ErrorCode::CARRIER_ERROR, {{"carrier_code", result.error_code}});
-    case CarrierSendResult::Kind::Throttled:
-    case CarrierSendResult::Kind::Unavailable:
-      throw ApiError(ErrorCode::CARRIER_UNAVAILABLE);
-  }
-}
-
-// Refuses a new code while the current one is locked, or when a limit on codes is reached;
-// each refusal says when to try again.
-void refuseWhileLimited(soci::session& sql, const App& app, const std::string& account_id,
-                        const E164& phone) {
-  int locked_for = 0;
-  sql << "SELECT greatest(0, ceil(extract(epoch FROM expires_at - now())))::int FROM "
-         "owner_phone_verifications WHERE account_id = :a AND attempts >= :max AND expires_at > "
-         "now()",
-      soci::use(account_id), soci::use(kMaxAttempts), soci::into(locked_for);
-  if (sql.got_data()) {
-    throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS, {{"reason", "code_locked"}},
-                   std::max(1, locked_for));
-  }
-  int recent = 0, by_account = 0, to_number = 0, account_wait = 0, number_wait = 0;
-  // Waits are the seconds until the oldest code of the day leaves the window.
-  sql << "WITH asked AS (SELECT :a::text AS account, :p::text AS phone, :resend::int AS resend) "
-         "SELECT count(*) FILTER (WHERE c.account_id = asked.account AND c.sent_at > now() - "
-         "make_interval(secs => asked.resend)), "
-         "count(*) FILTER (WHERE c.account_id = asked.account), "
-         "count(*) FILTER (WHERE c.phone_number = asked.phone), "
-         "coalesce(ceil(extract(epoch FROM min(c.sent_at) FILTER (WHERE c.account_id = "
-         "asked.account) + interval '1 day' - now())), 0)::int, "
-         "coalesce(ceil(extract(epoch FROM min(c.sent_at) FILTER (WHERE c.phone_number = "
-         "asked.phone) + interval '1 day' - now())), 0)::int "
-         "FROM asked LEFT JOIN owner_phone_codes_sent c ON (c.account_id = asked.account OR "
-         "c.phone_number = asked.phone) AND c.sent_at > now() - interval '1 day' GROUP BY "
-         "asked.resend",
-      soci::use(account_id), soci::use(phone.str()),
-      soci::use(app.config.owner_code_resend_seconds), soci::into(recent), soci::into(by_account),
-      soci::into(to_number), soci::into(account_wait), soci::into(number_wait);
-  if (recent) {
-    throw ApiError(ErrorCode::RATE_LIMITED, {{"reason", "code_recently_sent"}},
-                   app.config.owner_code_resend_seconds);
-  }
-  if (by_account >= kCodesPerAccountPerDay) {
-    throw ApiError(ErrorCode::RATE_LIMITED,
-                   {{"reason", "codes_per_account"}, {"limit", kCodesPerAccountPerDay}},
-                   std::max(1, account_wait));
-  }
-  if (to_number >= kCodesPerNumberPerDay) {
-    throw ApiError(ErrorCode::RATE_LIMITED,
-                   {{"reason", "codes_to_number"}, {"limit", kCodesPerNumberPerDay}},
-                   std::max(1, number_wait));
-  }
-}
-
-ApiResponse sendCode(App& app, const std::string& account_id, const E164& phone) {
-  std::string code = randomCode();
-  {
-    db::Session sql(app.db);
-    soci::transaction tx(*sql);
-    // One account's requests one at a time, so two at once cannot both pass the limits.
-    *sql << "SELECT id FROM accounts WHERE id = :a FOR UPDATE", soci::use(account_id);
-    refuseWhileLimited(*sql, app, account_id, phone);
-    // Counted before the carrier is asked: a text that may have gone out counts.
-    *sql << "DELETE FROM owner_phone_codes_sent WHERE sent_at < now() - interval '1 day'";
-    *sql << "INSERT INTO owner_phone_codes_sent (account_id, phone_number, sent_at) "
-            "VALUES (:a, :p, now())",
-        soci::use(account_id), soci::use(phone.str());
-    tx.commit();
-  }
-  std::string text =
-      fmt::format("Your verification code is {0}. Votre code de vérification est {0}.", code);
-  failForCarrier(app.carrier.sendMessage(app.config.platform_sender, phone.str(), text));
-
-  db::Session sql(app.db);
-  std::string hash = codeHash(app, account_id, phone, code);
-  std::string expires_at;
-  // Wrong tries carry over to the new code until the old one expired: a resend is no way
-  // around the five.
-  *sql << "INSERT INTO owner_phone_verifications (account_id, phone_number, code_hash, expires_at) "
-          "VALUES (:a, :p, :h, now() + interval '10 minutes') "
-          "ON CONFLICT (account_id) DO UPDATE SET phone_number = excluded.phone_number, "
-          "code_hash = excluded.code_hash, attempts = CASE WHEN "
-          "owner_phone_verifications.expires_at > now() THEN owner_phone_verifications.attempts "
-          "ELSE 0 END, expires_at = excluded.expires_at, created_at = now() "
-          "RETURNING iso_ts(expires_at)",
-      soci::use(account_id), soci::use(phone.str()), soci::use(hash), soci::into(expires_at);
-  return ApiResponse::json(
-      202, {{"status", "code_sent"}, {"phone_number", phone.str()}, {"expires_at", expires_at}});
-}
-
-ApiResponse confirmCode(App& app, const std::string& account_id, const E164& phone,
-                        const std::string& code) {
-  db::Session sql(app.db);
-  soci::transaction tx(*sql);
-  std::string stored_phone, stored_hash;
-  int attempts = 0, expired = 0;
-  *sql << "SELECT phone_number, code_hash, attempts, (expires_at < now())::int FROM "
-          "owner_phone_verifications "
-          "WHERE account_id = :a FOR UPDATE",
-      soci::use(account_id), soci::into(stored_phone), soci::into(stored_hash),
-      soci::into(attempts), soci::into(expired);
-  if (!sql->got_data() || stored_phone != phone.str())
-    throw ApiError(ErrorCode::VERIFICATION_NOT_FOUND);
-  if (attempts >= kMaxAttempts) throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS);
-  if (expired) throw ApiError(ErrorCode::VERIFICATION_EXPIRED);
-  if (!crypto::constantTimeEquals(codeHash(app, account_id, phone, code), stored_hash)) {
-    *sql << "UPDATE owner_phone_verifications SET attempts = attempts + 1 WHERE account_id = :a",
-        soci::use(account_id);
-    tx.commit();
-    int remaining = kMaxAttempts - attempts - 1;
-    if (remaining <= 0) throw ApiError(ErrorCode::VERIFICATION_MAX_ATTEMPTS);
-    throw ApiError(ErrorCode::VERIFICATION_INVALID_CODE, {{"attempts_remaining", remaining}});
-  }
-  *sql << "UPDATE accounts SET verified_phone = :p, phone_verified_at = now() WHERE id = :a",
-      soci::use(phone.str()), soci::use(account_id);
-  *sql << "DELETE FROM owner_phone_verifications WHERE account_id = :a", soci::use(account_id);
-  auto account =
-      queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", account_id);
-  tx.commit();
-  return ApiResponse::json(200, *account);
-}
 
 ApiResponse phoneVerification(App& app, ApiRequest& req) {
   requireOwnAccountPath(req);
@@ -172,8 +16,14 @@ ApiResponse phoneVerification(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   E164 phone = requirePhone(requireString(body, "phone_number", 20), "phone_number");
   auto code = optionalString(body, "code", 20);
-  if (!code) return sendCode(app, req.who().account_id, phone);
-  return confirmCode(app, req.who().account_id, phone, *code);
+  accounts::OwnerPhoneSettings settings{app.config.verification_code_secret,
+                                        app.config.owner_code_resend_seconds,
+                                        app.config.platform_sender};
+  accounts::OwnerPhoneServices services{app.db, app.carrier, settings};
+  if (!code)
+    return ApiResponse::json(202, accounts::sendOwnerCode(services, req.who().account_id, phone));
+  return ApiResponse::json(
+      200, accounts::confirmOwnerCode(services, req.who().account_id, phone, *code));
 }
 
 }  // namespace

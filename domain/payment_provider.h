@@ -1,10 +1,10 @@
 #pragma once
-// The payment provider behind top-ups. The sandbox provider is the embedded default:
-// it accepts `tok_sandbox_ok` and declines `tok_sandbox_declined` (and anything else).
+// The payment provider behind top-ups, as the gateway sees it: a narrow interface and its
+// result, pure types. The sandbox provider is adapters/sandbox_payments.h.
 
 #include <string>
 
-namespace smsgw::api {
+namespace smsgw {
 
 struct ChargeResult {
   bool succeeded = false;
@@ -21,11 +21,4 @@ class PaymentProvider {
                               const std::string& token, const std::string& idempotency_key) = 0;
 };
 
-class SandboxPaymentProvider final : public PaymentProvider {
- public:
-  std::string name() const override { return "sandbox"; }
-  ChargeResult charge(const std::string& customer_id, long long amount_cents,
-                      const std::string& token, const std::string& idempotency_key) override;
-};
-
-}  // namespace smsgw::api
+}  // namespace smsgw

@@ -1,6 +1,6 @@
-#include "api/payments.h"
+#include "adapters/sandbox_payments.h"
 
-namespace smsgw::api {
+namespace smsgw {
 
 ChargeResult SandboxPaymentProvider::charge(const std::string&, long long, const std::string& token,
                                             const std::string& idempotency_key) {
@@ -9,4 +9,4 @@ ChargeResult SandboxPaymentProvider::charge(const std::string&, long long, const
   return {false, "", "invalid_token"};
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw

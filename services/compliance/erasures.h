@@ -1,0 +1,22 @@
+#pragma once
+// Right to erasure for a subscriber's number (LIVE keys; the account's own numbers are refused).
+// Within the account: message bodies are purged and the number is replaced by an opaque token
+// in messages, events and opt-in requests; consents are deleted; published outbox copies are
+// dropped. Kept, because the law needs them: opt-outs (the number must stay blocked) and the
+// ledger (amounts and message ids, which name no one). The erasure itself is recorded with a
+// SHA-256 of the number only. Copies already delivered to webhooks or held by the broker's
+// retention are outside this database.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "db/database.h"
+
+namespace smsgw::compliance {
+
+// Erases `phone` (E.164) within the account: {id, phone_number_sha256, counts, created_at}.
+// Throws ApiError CANNOT_ERASE_OWN_NUMBER for the account's verified phone or a number it holds.
+nlohmann::json eraseSubscriber(db::Database& db, const std::string& account_id,
+                               const std::string& phone);
+
+}  // namespace smsgw::compliance
