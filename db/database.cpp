@@ -28,4 +28,15 @@ Session::Session(Database& db) : session_(db.pool()) {
   if (connectionLooksBroken(session_)) session_.reconnect();
 }
 
+bool answers(Database& db) {
+  try {
+    Session sql(db);
+    int one = 0;
+    *sql << "SELECT 1", soci::into(one);
+    return one == 1;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace smsgw::db

@@ -33,4 +33,7 @@ class Session {
   soci::session session_;
 };
 
+// Whether the database answers a trivial query now (health checks); never throws.
+bool answers(Database& db);
+
 }  // namespace smsgw::db

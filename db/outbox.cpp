@@ -13,4 +13,10 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
   return id;
 }
 
+long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
+                        const std::string& payload) {
+  Session sql(db);
+  return enqueueOutbox(*sql, topic, key, payload);
+}
+
 }  // namespace smsgw::db

@@ -6,10 +6,15 @@
 
 #include <string>
 
+#include "db/database.h"
+
 namespace smsgw::db {
 
 // Returns the outbox row id.
 long long enqueueOutbox(soci::session& sql, const std::string& topic, const std::string& key,
+                        const std::string& payload);
+// The same in a statement of its own, for a record that is the only change (a carrier callback).
+long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload);
 
 }  // namespace smsgw::db

@@ -1,6 +1,5 @@
 // The carrier's signed callbacks: delivery receipts and inbound texts. Each is checked,
 // written to the outbox for its topic and answered at once; workers do the rest.
-#include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
 #include "api/routes/routes.h"
@@ -32,8 +31,7 @@ nlohmann::json verifiedPayload(App& app, const ApiRequest& req) {
 
 ApiResponse publish(App& app, const std::string& topic, const std::string& key,
                     const nlohmann::json& record) {
-  db::Session sql(app.db);
-  db::enqueueOutbox(*sql, topic, key, record.dump());
+  db::enqueueOutbox(app.db, topic, key, record.dump());
   app.relay.notify();
   return ApiResponse::json(200, {{"received", true}});
 }

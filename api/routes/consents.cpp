@@ -1,14 +1,11 @@
 // CASL consents: list, record, check (the one consent check also decides sends) and revoke.
 // Email consents are not offered yet (501 EMAIL_COMING_SOON). Records made with a TEST key are
 // TEST records and only ever count for TEST sends.
-#include <soci/soci.h>
-
 #include "api/routes/consent_fields.h"
-#include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
-#include "services/compliance/consent_check.h"
+#include "services/compliance/registers.h"
 
 namespace smsgw::api {
 namespace {
@@ -37,22 +34,13 @@ ApiResponse list(App& app, ApiRequest& req) {
     throw validationError("status", "must be ACTIVE, EXPIRED or REVOKED");
   }
   Page page = queryPage(req);
-  db::Session sql(app.db);
-  nlohmann::json data =
-      pageOfRecords(*sql,
-                    "SELECT api_consent(c)::text FROM consents c WHERE c.account_id = :account "
-                    "AND c.mode = :mode AND (:phone = '' OR c.phone_number = :phone) "
-                    "AND (:status = '' OR c.status = :status) "
-                    "ORDER BY c.created_at DESC, c.id DESC LIMIT :limit OFFSET :offset",
-                    req, page.limit, page.offset(), {{"phone", phone}, {"status", status}});
-  return ApiResponse::json(200, {{"data", data}});
+  return ApiResponse::json(200, {{"data", compliance::consentPage(app.db, req.who(), phone, status,
+                                                                  page.limit, page.offset())}});
 }
 
 ApiResponse create(App& app, ApiRequest& req) {
   auto draft = readConsentFields(requireObjectBody(req), app.clock.now());
-  std::string mode(toString(req.who().mode));
-  db::Session sql(app.db);
-  compliance::recordConsent(*sql, req.who().account_id, mode, draft);
+  compliance::recordApiConsent(app.db, req.who(), draft);
   return ApiResponse::json(
       201, {{"status", "ACTIVE"},
             {"phone_number", draft.phone_number},
@@ -68,12 +56,7 @@ ApiResponse check(App& app, ApiRequest& req) {
   if (std::string from_text = queryValue(req, "from_number"); !from_text.empty()) {
     from = requirePhone(from_text, "from_number").str();
   }
-  db::Session sql(app.db);
-  soci::transaction tx(*sql);  // the check may mark a consent EXPIRED
-  auto decision =
-      compliance::checkConsent(*sql, req.who().account_id, std::string(toString(req.who().mode)),
-                               phone, from, app.clock.now());
-  tx.commit();
+  auto decision = compliance::checkConsentNow(app.db, req.who(), phone, from, app.clock.now());
   nlohmann::json body = {{"phone_number", phone}, {"allowed", decision.allowed}};
   if (decision.allowed) {
     body["consentType"] = decision.consent_type;
@@ -85,11 +68,7 @@ ApiResponse check(App& app, ApiRequest& req) {
 
 ApiResponse revokePhone(App& app, ApiRequest& req) {
   std::string phone = requirePhone(req.params.at("phone"), "phone").str();
-  db::Session sql(app.db);
-  int revoked =
-      compliance::revokeConsents(*sql, req.who().account_id, std::string(toString(req.who().mode)),
-                                 phone, "revoked_through_api");
-  if (!revoked) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "no_active_consent"}});
+  compliance::revokeApiConsents(app.db, req.who(), phone);
   return ApiResponse::noContent();
 }
 

@@ -1,20 +1,15 @@
 // Phone numbers the account holds: provision (charge, carrier order, settle), list, read and
 // release. The lifecycle itself lives in services/numbers, shared with the rent-billing worker
 // and smsgw-admin; these handlers validate and translate outcomes into the spec's answers.
-#include <soci/soci.h>
-
-#include "api/routes/json_rows.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
+#include "services/numbers/number_reads.h"
 #include "services/numbers/purchase.h"
 #include "services/numbers/release.h"
 
 namespace smsgw::api {
 namespace {
-
-constexpr const char* kPhoneNumberJson =
-    "SELECT api_phone_number(p)::text FROM phone_numbers p WHERE p.id = :id";
 
 E164 requireNumberToBuy(const ApiRequest& req) {
   const auto& body = requireObjectBody(req);
@@ -30,27 +25,15 @@ E164 requireNumberToBuy(const ApiRequest& req) {
   return *number;
 }
 
-void requireVerifiedOwner(soci::session& sql, const std::string& account_id) {
-  int verified = 0;
-  sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
-      soci::use(account_id), soci::into(verified);
-  if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
-}
-
 ApiResponse provision(App& app, ApiRequest& req) {
   if (!req.who().live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   E164 number = requireNumberToBuy(req);
   const std::string& account_id = req.who().account_id;
-  {
-    db::Session sql(app.db);
-    requireVerifiedOwner(*sql, account_id);
-  }
+  numbers::requireVerifiedOwner(app.db, account_id);
   auto outcome = numbers::purchaseNumber(app.db, app.carrier, account_id, number, app.clock.now());
   switch (outcome.kind) {
-    case numbers::PurchaseOutcome::Kind::Completed: {
-      db::Session sql(app.db);
-      return ApiResponse::json(201, *queryJson(*sql, kPhoneNumberJson, outcome.phone_number_id));
-    }
+    case numbers::PurchaseOutcome::Kind::Completed:
+      return ApiResponse::json(201, numbers::phoneNumber(app.db, outcome.phone_number_id));
     case numbers::PurchaseOutcome::Kind::Failed:
       throw ApiError(
           ErrorCode::PROVISIONING_FAILED,
@@ -69,36 +52,17 @@ ApiResponse provision(App& app, ApiRequest& req) {
 }
 
 ApiResponse list(App& app, ApiRequest& req) {
-  db::Session sql(app.db);
-  return ApiResponse::json(
-      200, {{"data", queryJsonArray(*sql,
-                                    "SELECT api_phone_number(p)::text FROM phone_numbers p "
-                                    "WHERE p.account_id = :a AND p.status <> 'RELEASED' "
-                                    "ORDER BY p.provisioned_at DESC, p.id DESC",
-                                    req.who().account_id)}});
-}
-
-// The number's status after checking it is the caller's (404 unknown, 403 another account's).
-std::string ownedStatus(soci::session& sql, const ApiRequest& req) {
-  std::string owner, status;
-  sql << "SELECT account_id, status FROM phone_numbers WHERE id = :id",
-      soci::use(req.params.at("id")), soci::into(owner), soci::into(status);
-  requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, req.who().account_id);
-  return status;
+  return ApiResponse::json(200, {{"data", numbers::heldNumbers(app.db, req.who().account_id)}});
 }
 
 ApiResponse get(App& app, ApiRequest& req) {
-  db::Session sql(app.db);
-  ownedStatus(*sql, req);
-  return ApiResponse::json(200, *queryJson(*sql, kPhoneNumberJson, req.params.at("id")));
+  return ApiResponse::json(200, numbers::phoneNumber(app.db, req.who(), req.params.at("id")));
 }
 
 ApiResponse release(App& app, ApiRequest& req) {
   if (!req.who().live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
-  {
-    db::Session sql(app.db);
-    if (ownedStatus(*sql, req) == "RELEASED") throw ApiError(ErrorCode::NOT_FOUND);
-  }
+  if (numbers::ownedNumberStatus(app.db, req.who(), req.params.at("id")) == "RELEASED")
+    throw ApiError(ErrorCode::NOT_FOUND);
   auto result = numbers::releaseNumber(app.db, app.carrier, req.params.at("id"),
                                        numbers::kCustomerReleased, app.clock.now());
   switch (result.kind) {

@@ -1,24 +1,14 @@
-// GET /v1/pricing: the price table, as stored (nothing else hard-codes a price).
-#include <soci/soci.h>
-
-#include "api/routes/json_rows.h"
+// GET /v1/pricing: the price table (services/accounts/price_table.h).
 #include "api/routes/routes.h"
+#include "services/accounts/price_table.h"
 
 namespace smsgw::api {
 
 void addPricingRoutes(Router& router, App& app) {
   RouteOptions options;
   options.allowed_before_payment = true;
-  router.add("GET", "/v1/pricing", options, [&app](ApiRequest&) {
-    db::Session sql(app.db);
-    auto prices =
-        queryJson(*sql,
-                  "SELECT jsonb_build_object('currency', 'CAD', 'prices', COALESCE(jsonb_agg("
-                  "jsonb_build_object('code', code, 'cents', cents, 'unit', unit, 'description', "
-                  "description) "
-                  "ORDER BY code), '[]'::jsonb))::text FROM prices");
-    return ApiResponse::json(200, *prices);
-  });
+  router.add("GET", "/v1/pricing", options,
+             [&app](ApiRequest&) { return ApiResponse::json(200, accounts::priceTable(app.db)); });
 }
 
 }  // namespace smsgw::api

@@ -2,7 +2,6 @@
 // (services/sending/accept_send.h) does the rest in one transaction. A caller the edge took
 // from its cache is confirmed by the service's first read (or alone, on a replay), before
 // anything is decided from it.
-#include <soci/soci.h>
 
 #include "api/http/auth.h"
 #include "api/routes/routes.h"

@@ -6,7 +6,7 @@
 #include "domain/destinations.h"
 #include "domain/errors.h"
 #include "services/messaging/protection.h"
-#include "services/sending/sending_number.h"
+#include "services/numbers/sending_number.h"
 
 namespace smsgw::sending {
 namespace {
@@ -89,7 +89,7 @@ SegmentCount checkBody(const std::string& body) {
 
 void checkSender(soci::session& sql, const Caller& caller, const E164& from, const E164& to,
                  bool skip_consent_check, const LiveSenderStanding& live) {
-  if (caller.live()) requireUsableSendingNumber(live.number, from);
+  if (caller.live()) numbers::requireUsableSendingNumber(live.number, from);
   if (isTollFreeNumber(from)) requireDoubleOptIn(sql, caller, from, to);
   // Contact lists arrive with the contacts issue: until then an ALLOW list holds nobody, and
   // a DENY list nobody either.

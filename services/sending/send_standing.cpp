@@ -23,7 +23,7 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
                               TimePoint now, const std::optional<std::string>& confirm_key_hash) {
   SendStanding s;
   NullableColumns n;
-  SendingNumberColumns number;
+  numbers::SendingNumberColumns number;
   SendCounts& c = s.counts;
   std::string mode(toString(caller.mode));
   std::string now_text = formatIso(now);

@@ -14,7 +14,7 @@
 #include "domain/send_policy.h"
 #include "services/compliance/consent_check.h"
 #include "services/messaging/protection.h"
-#include "services/sending/sending_number.h"
+#include "services/numbers/sending_number.h"
 
 namespace smsgw::sending {
 
@@ -27,7 +27,7 @@ struct KnownDestination {
 
 // The LIVE sender's side: the `from` number, the account's verification and any pause in force.
 struct LiveSenderStanding {
-  SendingNumberStanding number;
+  numbers::SendingNumberStanding number;
   bool account_verified = false;
   std::optional<messaging::SendingPause> pause;
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a source file includes a folder its layer may not use (README "What is here").
+"""Fails when a source file includes a folder its layer may not use (README "What is here"),
+or when a route runs SQL itself.
 
 Each top-level folder may include only the folders listed for it; the HTTP edge's pure part
 (smsgw_http_edge) only domain/ and itself. Run by CTest (label unit).
@@ -24,6 +25,9 @@ ALLOWED = {
 HTTP_EDGE = {"api_types", "client_connection", "edge_request", "error_body", "request_framer",
              "request_text", "router", "slow_lane"}
 INCLUDE = re.compile(r'^\s*#include\s+"([^"/]+)/([^"]+)"', re.M)
+# The routes parse, authenticate, call a service and map the answer: they run no SQL.
+ROUTES = os.path.join("api", "routes")
+SQL_IN_ROUTES = re.compile(r'#include\s+<soci/soci\.h>|db::Session|\bsql\s*<<|\*sql\s*<<')
 
 
 def allowed_for(relative):
@@ -47,6 +51,8 @@ def main():
                 with open(path, encoding="utf-8") as source:
                     text = source.read()
                 checked += 1
+                if relative.startswith(ROUTES + os.sep) and SQL_IN_ROUTES.search(text):
+                    broken.append("%s runs SQL: the routes call services" % relative)
                 for top, rest in INCLUDE.findall(text):
                     included = top + "/" + rest
                     if files_allowed is not None:

@@ -1,10 +1,10 @@
-#include "services/sending/sending_number.h"
+#include "services/numbers/sending_number.h"
 
 #include <soci/soci.h>
 
 #include "domain/errors.h"
 
-namespace smsgw::sending {
+namespace smsgw::numbers {
 
 SendingNumberStanding SendingNumberColumns::standing() const {
   SendingNumberStanding out;
@@ -39,4 +39,4 @@ void requireLiveSendingNumber(soci::session& sql, const std::string& account_id,
   requireUsableSendingNumber(columns.standing(), from);
 }
 
-}  // namespace smsgw::sending
+}  // namespace smsgw::numbers

@@ -10,7 +10,7 @@
 
 #include "domain/phone.h"
 
-namespace smsgw::sending {
+namespace smsgw::numbers {
 
 // What the database says of a `from` number.
 struct SendingNumberStanding {
@@ -37,4 +37,4 @@ void requireUsableSendingNumber(const SendingNumberStanding& standing, const E16
 // Reads the standing, then requireUsableSendingNumber.
 void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from);
 
-}  // namespace smsgw::sending
+}  // namespace smsgw::numbers
