@@ -40,6 +40,13 @@ void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
   settings.add("DAILY_SEND_LIMIT", p.daily_send_limit,
                "messages per account per rolling 24 h (staff may set an account's own)");
   settings.add("FANOUT_LIMIT", p.fanout_limit, "distinct recipients of one body in 24 h");
+  settings.add("BROADCAST_MAX_MEMBERS", p.broadcast_max_members,
+               "members a group may have to be broadcast to (staff may set an account's own)");
+  settings.add("BROADCASTS_PER_DAY", p.broadcasts_per_day,
+               "group broadcasts per account and mode per rolling 24 h (staff may set an "
+               "account's own)");
+  settings.add("BROADCAST_BATCH_SIZE", p.broadcast_batch_size,
+               "members a broadcast charges and queues per transaction");
   settings.add("LOCAL_PARTS_PER_MINUTE", p.local_parts_per_minute,
                "pacing of a local sending number");
   settings.add("TOLL_FREE_PARTS_PER_MINUTE", p.toll_free_parts_per_minute,

@@ -19,7 +19,9 @@ struct Caller {
   bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
   // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
   bool allow_list_required = false;
-  std::optional<int> requests_per_second;  // the account's own rate; unset: the platform's
+  std::optional<std::string> allow_list_id;  // default-deny without one: nobody is allowed
+  std::optional<std::string> deny_list_id;   // a recipient on it is refused (DENY_LIST_BLOCKED)
+  std::optional<int> requests_per_second;    // the account's own rate; unset: the platform's
 
   bool live() const { return mode == KeyMode::Live; }
   bool operator==(const Caller&) const = default;

@@ -13,6 +13,12 @@ struct SendPolicy {
   int daily_send_limit = 10000;
   // Distinct recipients one body may reach in 24 h (FANOUT_LIMIT_REACHED).
   int fanout_limit = 1000;
+  // Group broadcasts: the spec's default size limit (BROADCAST_TOO_LARGE) and our broadcasts
+  // per account and mode in a rolling 24 h (BROADCAST_LIMIT_REACHED); accounts may have their
+  // own. A broadcast charges and queues this many members per transaction.
+  int broadcast_max_members = 250;
+  int broadcasts_per_day = 25;
+  int broadcast_batch_size = 500;
   // Carrier throughput of one sending number (spec: a local number sends 10 parts a minute).
   int local_parts_per_minute = 10;
   int toll_free_parts_per_minute = 180;

@@ -26,6 +26,8 @@ KeyRow parseKeyRow(const std::string& json_text) {
   key.caller.account_status = row.at("account_status");
   key.caller.fenced = row.at("fenced") != 0;
   key.caller.allow_list_required = row.at("allow_list_required") != 0;
+  if (!row.at("allow_list_id").is_null()) key.caller.allow_list_id = row.at("allow_list_id");
+  if (!row.at("deny_list_id").is_null()) key.caller.deny_list_id = row.at("deny_list_id");
   if (row.contains("requests_per_second") && !row.at("requests_per_second").is_null())
     key.caller.requests_per_second = row.at("requests_per_second").get<int>();
   key.revoked = row.at("revoked") != 0;

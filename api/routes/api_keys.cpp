@@ -9,13 +9,10 @@
 namespace smsgw::api {
 namespace {
 
-void refuseListSettings(const nlohmann::json& body) {
-  for (const char* field : {"allow_list_id", "deny_list_id"}) {
-    if (body.contains(field) && !body[field].is_null()) {
-      // Contact lists arrive with the contacts issue; until then no id can name one.
-      throw ApiError(ErrorCode::CONTACT_LIST_NOT_FOUND, {{"field", field}});
-    }
-  }
+// A list id given (a string), given as null (clear it), or absent.
+std::optional<std::optional<std::string>> listIdIn(const nlohmann::json& body, const char* field) {
+  if (!body.contains(field)) return std::nullopt;
+  return optionalString(body, field, 100);
 }
 
 std::optional<Permissions> permissionsIn(const nlohmann::json& body) {
@@ -27,10 +24,11 @@ ApiResponse createKey(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   auto mode = keyModeFromString(requireString(body, "mode", 10));
   if (!mode) throw validationError("mode", "must be LIVE or TEST");
-  accounts::NewKey wanted{*mode, optionalString(body, "label", 100), permissionsIn(body),
-                          optionalBool(body, "default_deny").value_or(false),
+  accounts::KeyFence fence{optionalBool(body, "default_deny").value_or(false),
+                           optionalString(body, "allow_list_id", 100),
+                           optionalString(body, "deny_list_id", 100)};
+  accounts::NewKey wanted{*mode, optionalString(body, "label", 100), permissionsIn(body), fence,
                           optionalString(body, "password", 200)};
-  refuseListSettings(body);
   return ApiResponse::json(201, accounts::createKey(app.db, req.who(), wanted));
 }
 
@@ -44,6 +42,19 @@ ApiResponse rotateKey(App& app, ApiRequest& req) {
                                  optionalString(body, "password", 200)};
   return ApiResponse::json(
       200, accounts::rotateKey(app.db, req.who(), req.params.at("id"), rotation, app.clock.now()));
+}
+
+ApiResponse changeKey(App& app, ApiRequest& req) {
+  const auto& body = requireObjectBody(req);
+  for (const auto& [field, _] : body.items()) {
+    if (field != "label" && field != "default_deny" && field != "allow_list_id" &&
+        field != "deny_list_id")
+      throw validationError(field, "cannot be changed (rotate the key for new permissions)");
+  }
+  accounts::KeyChange change{optionalString(body, "label", 100), optionalBool(body, "default_deny"),
+                             listIdIn(body, "allow_list_id"), listIdIn(body, "deny_list_id")};
+  return ApiResponse::json(200,
+                           accounts::changeKey(app.db, req.who(), req.params.at("id"), change));
 }
 
 ApiResponse revokeKey(App& app, ApiRequest& req) {
@@ -62,6 +73,8 @@ void addApiKeyRoutes(Router& router, App& app) {
              [&app](ApiRequest& r) { return createKey(app, r); });
   router.add("POST", "/v1/api-keys/{id}/rotate", onSlowLane(needs("api_keys:m")),
              [&app](ApiRequest& r) { return rotateKey(app, r); });
+  router.add("PATCH", "/v1/api-keys/{id}", needs("api_keys:m"),
+             [&app](ApiRequest& r) { return changeKey(app, r); });
   router.add("DELETE", "/v1/api-keys/{id}", needs("api_keys:d"),
              [&app](ApiRequest& r) { return revokeKey(app, r); });
 }

@@ -24,6 +24,10 @@ void addOptOutRoutes(Router& router, App& app);
 void addConsentBatchRoutes(Router& router, App& app);
 void addOptInConfirmationRoutes(Router& router, App& app);
 void addErasureRoutes(Router& router, App& app);
+void addContactRoutes(Router& router, App& app);
+void addContactGroupRoutes(Router& router, App& app);
+void addContactGroupBroadcastRoutes(Router& router, App& app);
+void addContactListRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -45,6 +49,10 @@ inline Router buildRouter(App& app) {
   addConsentBatchRoutes(router, app);
   addOptInConfirmationRoutes(router, app);
   addErasureRoutes(router, app);
+  addContactRoutes(router, app);
+  addContactGroupRoutes(router, app);
+  addContactGroupBroadcastRoutes(router, app);
+  addContactListRoutes(router, app);
   return router;
 }
 

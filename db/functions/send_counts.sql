@@ -1,7 +1,7 @@
--- Every count the send limits need, and the outbound part price. The counts read partial
--- indexes bounded by the windows; the daily count reads at most 24 hourly counters. The
--- *_frees_in figures are the seconds until the oldest counted send leaves its window. The
--- windows end at p_now.
+-- Every count the send limits need, and the outbound part price. The counts read indexes
+-- bounded by the windows (the recipient's: recipient_window); the daily count reads at most 24
+-- hourly counters. The *_frees_in figures are the seconds until the oldest counted send leaves
+-- its window. The windows end at p_now. With p_to '', the fan-out counts every recipient.
 CREATE OR REPLACE FUNCTION send_counts(p_account text, p_mode text, p_to text, p_body_sha256 text,
                                        p_now timestamptz)
 RETURNS TABLE (recipient_last_hour int, recipient_last_day int, recipient_hour_frees_in int,
@@ -12,17 +12,7 @@ LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH recipient AS (
-    SELECT count(*) FILTER (WHERE m.created_at > p_now - interval '1 hour')::int AS last_hour,
-           count(*)::int AS last_day,
-           coalesce(ceil(extract(epoch FROM min(m.created_at) FILTER (WHERE m.created_at >
-             p_now - interval '1 hour') + interval '1 hour' - p_now)), 0)::int AS hour_frees_in,
-           coalesce(ceil(extract(epoch FROM min(m.created_at) + interval '1 day' - p_now)),
-             0)::int AS day_frees_in
-    FROM messages m WHERE m.account_id = p_account AND m.mode = p_mode
-    AND m.direction = 'OUTBOUND' AND m.to_number = p_to
-    AND m.created_at > p_now - interval '1 day' AND m.auto_reply_keyword IS NULL),
-  daily AS (
+  WITH daily AS (
     SELECT coalesce(sum(h.sent), 0)::int AS sent,
            coalesce(ceil(extract(epoch FROM min(h.hour) + interval '25 hours' - p_now)),
              0)::int AS frees_in
@@ -39,5 +29,5 @@ BEGIN
          recipient.day_frees_in, (SELECT a.daily_send_limit FROM accounts a WHERE a.id = p_account),
          daily.sent, daily.frees_in, fanout.recipients, fanout.frees_in,
          (SELECT p.cents FROM prices p WHERE p.code = 'sms_outbound_part')
-  FROM recipient, daily, fanout;
+  FROM recipient_window(p_account, p_mode, p_to, p_now) recipient, daily, fanout;
 END $$;

@@ -7,11 +7,13 @@
 -- The API still decides, in its order of refusal, from the columns: this function only reads.
 -- The LIVE-only columns (the destination's cached line type and failures, the account's
 -- verification and pause, the `from` number's standing) are null in TEST mode, which touches
--- no live data.
+-- no live data. The fence columns say whether the key's allow and deny lists (null for a key
+-- without them, which then costs nothing) hold the recipient.
 CREATE OR REPLACE FUNCTION send_standing(p_account text, p_mode text, p_from text, p_to text,
                               p_now timestamptz, p_body_sha256 text, p_cache_days int,
-                              p_failures int, p_failure_days int)
-RETURNS TABLE (line_type text, undeliverable int,
+                              p_failures int, p_failure_days int, p_allow_list text,
+                              p_deny_list text)
+RETURNS TABLE (on_allow_list int, on_deny_list int, line_type text, undeliverable int,
                verified int, paused_until text, pause_reason text, number_status text,
                number_type text, verification text,
                opted_out int, consent_type text, lapsed int,
@@ -23,6 +25,8 @@ LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
 BEGIN
   -- The result columns are this function's variables: each read fills its own.
+  on_allow_list := (p_allow_list IS NOT NULL AND list_holds(p_allow_list, p_account, p_to))::int;
+  on_deny_list := (p_deny_list IS NOT NULL AND list_holds(p_deny_list, p_account, p_to))::int;
   IF p_mode = 'LIVE' THEN
     SELECT d.line_type, d.undeliverable INTO line_type, undeliverable
     FROM known_destination(p_to, p_cache_days, p_failures, p_failure_days, p_now) d;

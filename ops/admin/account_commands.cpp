@@ -66,6 +66,43 @@ void setDailySendLimit(Staff& staff, const std::string& account_id, int limit) {
             << "\n";
 }
 
+void setBroadcastLimits(Staff& staff, const std::string& account_id, std::optional<int> max_members,
+                        std::optional<int> per_day) {
+  if (!max_members && !per_day) throw std::runtime_error("give --max-members, --per-day or both");
+  if (max_members && (*max_members < -1 || *max_members == 0))
+    throw std::runtime_error("--max-members must be -1 (platform default) or more than 0");
+  if (per_day && *per_day < -1)
+    throw std::runtime_error("--per-day must be -1 (platform default) or more");
+  db::Session sql(staff.db);
+  soci::transaction tx(*sql);
+  std::string updated;
+  *sql << "SELECT id FROM accounts WHERE id = :id FOR UPDATE", soci::use(account_id),
+      soci::into(updated);
+  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  auto set = [&](const char* column, std::optional<int> value) {
+    if (!value) return;
+    int number = *value;
+    soci::indicator ind = number < 0 ? soci::i_null : soci::i_ok;
+    *sql << std::string("UPDATE accounts SET ") + column + " = :v WHERE id = :id",
+        soci::use(number, ind), soci::use(account_id);
+  };
+  set("broadcast_max_members", max_members);
+  set("broadcasts_per_day", per_day);
+  int members = 0, per_day_now = 0;
+  soci::indicator members_ind, per_day_ind;
+  *sql << "SELECT broadcast_max_members, broadcasts_per_day FROM accounts WHERE id = :id",
+      soci::use(account_id), soci::into(members, members_ind), soci::into(per_day_now, per_day_ind);
+  tx.commit();
+  auto orDefault = [](int value, soci::indicator ind) {
+    return ind == soci::i_ok ? nlohmann::json(value) : nlohmann::json(nullptr);
+  };
+  std::cout << nlohmann::json{{"account_id", account_id},
+                              {"broadcast_max_members", orDefault(members, members_ind)},
+                              {"broadcasts_per_day", orDefault(per_day_now, per_day_ind)}}
+                   .dump()
+            << "\n";
+}
+
 void setRequestRate(Staff& staff, const std::string& account_id, int per_second) {
   if (per_second < -1 || per_second == 0)
     throw std::runtime_error("--per-second must be -1 (platform default) or more than 0");

@@ -93,6 +93,13 @@ int main(int argc, char** argv) {
       "set-request-rate", "API requests per second (-1: the platform default)");
   request_rate_cmd->add_option("account", account_id, "account id (acc_…)")->required();
   request_rate_cmd->add_option("--per-second", request_rate, "requests per second")->required();
+  std::optional<int> broadcast_members, broadcasts_per_day;
+  auto* broadcast_cmd = account->add_subcommand(
+      "set-broadcast-limits",
+      "group broadcasts: members per broadcast, broadcasts per 24 hours (-1: the platform's)");
+  broadcast_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  broadcast_cmd->add_option("--max-members", broadcast_members, "members a broadcast may reach");
+  broadcast_cmd->add_option("--per-day", broadcasts_per_day, "broadcasts per rolling 24 hours");
   auto* resume_cmd =
       account->add_subcommand("resume-sending", "end an automatic pause of LIVE SMS sending");
   resume_cmd->add_option("account", account_id, "account id (acc_…)")->required();
@@ -143,6 +150,9 @@ int main(int argc, char** argv) {
     if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
     if (daily_limit_cmd->parsed()) admin::setDailySendLimit(staff, account_id, daily_limit);
     if (request_rate_cmd->parsed()) admin::setRequestRate(staff, account_id, request_rate);
+    if (broadcast_cmd->parsed()) {
+      admin::setBroadcastLimits(staff, account_id, broadcast_members, broadcasts_per_day);
+    }
     if (resume_cmd->parsed()) admin::resumeSending(staff, account_id);
     if (suspend_cmd->parsed()) admin::setAccountStatus(staff, account_id, true, status_reason);
     if (reinstate_cmd->parsed()) admin::setAccountStatus(staff, account_id, false, "");

@@ -43,6 +43,10 @@ void setDailySendLimit(Staff& staff, const std::string& account_id, int limit);
 // it with the key, so it holds from the next request whose key is not cached (at most
 // API_KEY_CACHE_SECONDS for sends).
 void setRequestRate(Staff& staff, const std::string& account_id, int per_second);
+// The account's own group-broadcast limits (BROADCAST_TOO_LARGE, BROADCAST_LIMIT_REACHED); -1:
+// back to the platform's; unset (nullopt): unchanged.
+void setBroadcastLimits(Staff& staff, const std::string& account_id, std::optional<int> max_members,
+                        std::optional<int> per_day);
 // Ends an automatic pause of LIVE SMS sending.
 void resumeSending(Staff& staff, const std::string& account_id);
 // Suspends an ACTIVE account (everything it does answers 403; its webhooks become dead letters)

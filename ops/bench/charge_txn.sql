@@ -11,7 +11,7 @@
 BEGIN;
 SELECT row_to_json(k)::text, s.*
 FROM send_standing('acc_bench' || :i, 'LIVE', '+1613' || (4000000 + :i * 10 + :n),
-                   '+1514' || (2200000 + :i * 10000 + :r), now(), md5(random()::text), 30, 3, 90) s
+                   '+1514' || (2200000 + :i * 10000 + :r), now(), md5(random()::text), 30, 3, 90, NULL, NULL) s
 LEFT JOIN api_key_caller(encode(sha256(convert_to('mk_live_' || lpad(:i::text, 32, '0'), 'UTF8')),
                                 'hex'), now()) k ON true;
 SELECT a.* FROM (SELECT 'msg_pgb' || md5(random()::text) AS id, gen_random_uuid() AS event_id) x,

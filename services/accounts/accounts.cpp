@@ -49,9 +49,9 @@ nlohmann::json signUp(db::Database& db, const Signup& signup, TimePoint now) {
   if (!sql->got_data()) throw emailTaken();
   nlohmann::json keys = nlohmann::json::array();
   keys.push_back(
-      insertApiKey(*sql, id, KeyMode::Test, "Default test key", Permissions::everything(), false));
+      insertApiKey(*sql, id, KeyMode::Test, "Default test key", Permissions::everything(), {}));
   keys.push_back(
-      insertApiKey(*sql, id, KeyMode::Live, "Default live key", Permissions::everything(), false));
+      insertApiKey(*sql, id, KeyMode::Live, "Default live key", Permissions::everything(), {}));
   auto account =
       db::queryJson(*sql, "SELECT api_account(a)::text FROM accounts a WHERE a.id = :id", id);
   tx.commit();

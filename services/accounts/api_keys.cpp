@@ -18,21 +18,39 @@ struct StoredKey {
   std::string label;
   soci::indicator label_ind = soci::i_null;
   std::string permissions;
-  int default_deny = 0;
+  KeyFence fence;
   int revoked = 0;
   int oauth = 0;
 };
 
 std::optional<StoredKey> loadKey(soci::session& sql, const std::string& id) {
   StoredKey k;
-  sql << "SELECT account_id, mode, kind, label, permissions::text, default_deny::int, (revoked_at "
-         "IS NOT NULL)::int, "
-         "oauth_grant::int FROM api_keys WHERE id = :id",
+  int default_deny = 0;
+  std::string allow, deny;
+  soci::indicator allow_ind = soci::i_null, deny_ind = soci::i_null;
+  sql << "SELECT account_id, mode, kind, label, permissions::text, default_deny::int, "
+         "allow_list_id, deny_list_id, (revoked_at IS NOT NULL)::int, oauth_grant::int "
+         "FROM api_keys WHERE id = :id FOR UPDATE",
       soci::use(id), soci::into(k.account_id), soci::into(k.mode), soci::into(k.kind),
-      soci::into(k.label, k.label_ind), soci::into(k.permissions), soci::into(k.default_deny),
-      soci::into(k.revoked), soci::into(k.oauth);
+      soci::into(k.label, k.label_ind), soci::into(k.permissions), soci::into(default_deny),
+      soci::into(allow, allow_ind), soci::into(deny, deny_ind), soci::into(k.revoked),
+      soci::into(k.oauth);
   if (!sql.got_data()) return std::nullopt;
+  k.fence = {default_deny != 0, allow_ind == soci::i_ok ? std::optional(allow) : std::nullopt,
+             deny_ind == soci::i_ok ? std::optional(deny) : std::nullopt};
   return k;
+}
+
+// A key's lists must be its account's lists.
+void requireOwnLists(soci::session& sql, const std::string& account_id, const KeyFence& fence) {
+  for (const auto& list_id : {fence.allow_list_id, fence.deny_list_id}) {
+    if (!list_id) continue;
+    std::string owner;
+    sql << "SELECT account_id FROM contact_lists WHERE id = :id", soci::use(*list_id),
+        soci::into(owner);
+    if (!sql.got_data()) throw ApiError(ErrorCode::CONTACT_LIST_NOT_FOUND, {{"id", *list_id}});
+    requireOwnedBy(owner, account_id);
+  }
 }
 
 // Broader permissions than the caller's need the account password (a step-up).
@@ -52,21 +70,25 @@ void checkEscalation(soci::session& sql, const Caller& caller, const Permissions
 
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
                             const std::optional<std::string>& label, const Permissions& permissions,
-                            bool default_deny) {
+                            const KeyFence& fence) {
   GeneratedKey key = generateApiKey(mode);
   std::string id = newId("key");
   std::string mode_text(toString(mode));
   std::string permissions_text = permissions.toJson().dump();
-  int deny = default_deny ? 1 : 0;
+  int deny = fence.default_deny ? 1 : 0;
   soci::indicator label_ind = label ? soci::i_ok : soci::i_null;
   std::string label_text = label.value_or("");
+  std::string allow_list = fence.allow_list_id.value_or(""),
+              deny_list = fence.deny_list_id.value_or("");
+  soci::indicator allow_ind = fence.allow_list_id ? soci::i_ok : soci::i_null,
+                  deny_ind = fence.deny_list_id ? soci::i_ok : soci::i_null;
   sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
-         "default_deny) "
+         "default_deny, allow_list_id, deny_list_id) "
          "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
-         ":deny::int::boolean)",
+         ":deny::int::boolean, :allow_list, :deny_list)",
       soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
       soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
-      soci::use(deny);
+      soci::use(deny), soci::use(allow_list, allow_ind), soci::use(deny_list, deny_ind);
   auto resource =
       db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;
@@ -80,8 +102,9 @@ nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& w
   db::Session sql(db);
   soci::transaction tx(*sql);
   checkEscalation(*sql, caller, permissions, wanted.password);
-  nlohmann::json key = insertApiKey(*sql, caller.account_id, wanted.mode, wanted.label, permissions,
-                                    wanted.default_deny);
+  requireOwnLists(*sql, caller.account_id, wanted.fence);
+  nlohmann::json key =
+      insertApiKey(*sql, caller.account_id, wanted.mode, wanted.label, permissions, wanted.fence);
   tx.commit();
   return key;
 }
@@ -115,7 +138,7 @@ nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::stri
   if (rotation.label) label = rotation.label;
 
   nlohmann::json fresh = insertApiKey(*sql, caller.account_id, *keyModeFromString(key->mode), label,
-                                      permissions, key->default_deny != 0);
+                                      permissions, key->fence);
   std::string fresh_id = fresh["id"], at = formatIso(now);
   // Only one rotation can win: a concurrent one finds the key already revoked.
   int won = 0;
@@ -125,6 +148,40 @@ nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::stri
   if (!sql->got_data()) throw ApiError(ErrorCode::CONFLICT, {{"reason", "raced"}});
   tx.commit();
   return fresh;
+}
+
+nlohmann::json changeKey(db::Database& db, const Caller& caller, const std::string& id,
+                         const KeyChange& change) {
+  if (change.changesFence() && caller.fenced) throw ApiError(ErrorCode::KEY_FENCED);
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  auto key = loadKey(*sql, id);
+  requireOwnedBy(key ? std::optional(key->account_id) : std::nullopt, caller.account_id);
+  if (key->kind == "SESSION") throw ApiError(ErrorCode::NOT_FOUND);
+  if (key->mode == "LIVE" && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
+  if (key->revoked) throw ApiError(ErrorCode::CONFLICT, {{"reason", "revoked"}});
+  KeyFence fence = key->fence;
+  if (change.default_deny) fence.default_deny = *change.default_deny;
+  if (change.allow_list_id) fence.allow_list_id = *change.allow_list_id;
+  if (change.deny_list_id) fence.deny_list_id = *change.deny_list_id;
+  requireOwnLists(*sql, caller.account_id, fence);
+  std::optional<std::string> label =
+      key->label_ind == soci::i_ok ? std::optional(key->label) : std::nullopt;
+  if (change.label) label = change.label;
+  std::string label_text = label.value_or(""), allow_list = fence.allow_list_id.value_or(""),
+              deny_list = fence.deny_list_id.value_or("");
+  soci::indicator label_ind = label ? soci::i_ok : soci::i_null,
+                  allow_ind = fence.allow_list_id ? soci::i_ok : soci::i_null,
+                  deny_ind = fence.deny_list_id ? soci::i_ok : soci::i_null;
+  int default_deny = fence.default_deny ? 1 : 0;
+  *sql << "UPDATE api_keys SET label = :label, default_deny = :deny::int::boolean, "
+          "allow_list_id = :allow_list, deny_list_id = :deny_list WHERE id = :id",
+      soci::use(label_text, label_ind), soci::use(default_deny), soci::use(allow_list, allow_ind),
+      soci::use(deny_list, deny_ind), soci::use(id);
+  auto changed =
+      db::queryJson(*sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
+  tx.commit();
+  return *changed;
 }
 
 void revokeKey(db::Database& db, const Caller& caller, const std::string& id, TimePoint now) {

@@ -17,20 +17,27 @@
 
 namespace smsgw::accounts {
 
+// Whom a key may message (spec Authentication 5): lists of the key's account.
+struct KeyFence {
+  bool default_deny = false;
+  std::optional<std::string> allow_list_id;
+  std::optional<std::string> deny_list_id;
+};
+
 // Returns the ApiKey resource plus `key`, the secret, which is never readable again.
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
                             const std::optional<std::string>& label, const Permissions& permissions,
-                            bool default_deny);
+                            const KeyFence& fence);
 
 struct NewKey {
   KeyMode mode = KeyMode::Test;
   std::optional<std::string> label;
   std::optional<Permissions> permissions;  // none: the caller's
-  bool default_deny = false;
+  KeyFence fence;
   std::optional<std::string> password;  // the step-up for broader permissions
 };
-// The new key with its secret. Throws ApiError KEY_FENCED, LIVE_KEY_REQUIRED or
-// PERMISSION_ESCALATION.
+// The new key with its secret. Throws ApiError KEY_FENCED, LIVE_KEY_REQUIRED,
+// PERMISSION_ESCALATION, or CONTACT_LIST_NOT_FOUND (403 FORBIDDEN for another account's list).
 nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted);
 // The account's user keys not revoked, newest first.
 nlohmann::json listKeys(db::Database& db, const Caller& caller);
@@ -46,5 +53,19 @@ struct KeyRotation {
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now);
 void revokeKey(db::Database& db, const Caller& caller, const std::string& id, TimePoint now);
+
+// PATCH: what is given changes; a list id given as null clears that list.
+struct KeyChange {
+  std::optional<std::string> label;
+  std::optional<bool> default_deny;
+  std::optional<std::optional<std::string>> allow_list_id;
+  std::optional<std::optional<std::string>> deny_list_id;
+  bool changesFence() const { return default_deny || allow_list_id || deny_list_id; }
+};
+// The key's resource after the change. Throws ApiError KEY_FENCED (a fenced caller changing list
+// settings), LIVE_KEY_REQUIRED (a TEST caller and a LIVE key), CONFLICT (revoked) or
+// CONTACT_LIST_NOT_FOUND.
+nlohmann::json changeKey(db::Database& db, const Caller& caller, const std::string& id,
+                         const KeyChange& change);
 
 }  // namespace smsgw::accounts

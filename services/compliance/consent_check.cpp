@@ -10,10 +10,24 @@ ErrorCode ConsentDecision::refusal() const {
   return ErrorCode::NO_CONSENT;
 }
 
+ConsentDecision decideConsentFrom(const ConsentStanding& standing, bool latest_expired) {
+  ConsentDecision decision;
+  if (standing.opted_out) {
+    decision.reason = "OPT_OUT";
+  } else if (standing.consent_type) {
+    decision.allowed = true;
+    decision.consent_type = *standing.consent_type;
+  } else {
+    // Refused: expired when the latest consent lapsed, missing when there never was one or it
+    // was revoked.
+    decision.reason = latest_expired ? "CONSENT_EXPIRED" : "NO_CONSENT";
+  }
+  return decision;
+}
+
 ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
                               const std::string& mode, const std::string& phone_number,
                               const ConsentStanding& standing, TimePoint now) {
-  ConsentDecision decision;
   std::string now_text = formatIso(now);
   if (standing.lapsed) {
     sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
@@ -21,24 +35,12 @@ ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
            "AND implied_consent_lapsed(consent_type, expires_at, :now::timestamptz)",
         soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(now_text);
   }
-  if (standing.opted_out) {
-    decision.reason = "OPT_OUT";
-    return decision;
-  }
-  if (standing.consent_type) {
-    decision.allowed = true;
-    decision.consent_type = *standing.consent_type;
-    return decision;
-  }
-
-  // Refused: expired when the latest consent lapsed, missing when there never was one or it
-  // was revoked.
+  if (standing.opted_out || standing.consent_type) return decideConsentFrom(standing, false);
   std::string latest_status;
   sql << "SELECT status FROM consents WHERE account_id = :a AND mode = :m AND phone_number = :p "
          "ORDER BY COALESCE(revoked_at, expires_at, granted_at) DESC LIMIT 1",
       soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::into(latest_status);
-  decision.reason = sql.got_data() && latest_status == "EXPIRED" ? "CONSENT_EXPIRED" : "NO_CONSENT";
-  return decision;
+  return decideConsentFrom(standing, sql.got_data() && latest_status == "EXPIRED");
 }
 
 ConsentDecision checkConsent(soci::session& sql, const std::string& account_id,

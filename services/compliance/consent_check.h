@@ -32,6 +32,11 @@ struct ConsentStanding {
   bool lapsed = false;  // an implied consent past its expiry, not yet marked EXPIRED
 };
 
+// The decision from a standing, given whether the subscriber's latest consent record has
+// expired (a lapsed implied consent counts): a refusal is CONSENT_EXPIRED then, else
+// NO_CONSENT. Pure: a broadcast decides every member from one read with it.
+ConsentDecision decideConsentFrom(const ConsentStanding& standing, bool latest_expired);
+
 // Decides from a standing already read: marks a lapsed implied consent EXPIRED and, on a
 // refusal, reads whether the latest consent expired (CONSENT_EXPIRED) or never was (NO_CONSENT).
 ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,

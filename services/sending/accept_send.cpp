@@ -152,7 +152,8 @@ std::optional<nlohmann::json> acceptSend(const SendServices& services, const Cal
     checkLiveDestination(cached ? *cached : *looked_up, standing.destination, send.to);
   }
   message.parts = checkBody(send.body).parts;
-  checkSender(*sql, caller, send.from, send.to, send.skip_consent_check, standing.sender);
+  checkSender(*sql, caller, send.from, send.to, send.skip_consent_check, standing.sender,
+              standing.fence);
   if (!send.skip_consent_check) {  // the one CASL decision: 451 when it refuses
     auto decision = compliance::decideConsent(*sql, caller.account_id, mode, send.to.str(),
                                               standing.consent, now);

@@ -37,12 +37,16 @@ void requireDoubleOptIn(soci::session& sql, const Caller& caller, const E164& fr
          "from_number = :f AND to_number = :t AND status = 'CONFIRMED'",
       soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
       soci::into(confirmed);
+  checkDoubleOptIn(confirmed != 0);
+}
+
+}  // namespace
+
+void checkDoubleOptIn(bool confirmed) {
   if (!confirmed) {
     throw ApiError(ErrorCode::NO_CONSENT, {{"reason", "TOLL_FREE_DOUBLE_OPT_IN_REQUIRED"}});
   }
 }
-
-}  // namespace
 
 void checkDestinationNumber(const Caller& caller, const E164& to) {
   TestDestination magic = caller.live() ? TestDestination::None : testDestination(to);
@@ -87,13 +91,21 @@ SegmentCount checkBody(const std::string& body) {
   return count;
 }
 
+void checkFence(const Caller& caller, const FencePlacement& fence, const E164& to) {
+  if (auto refusal = fenceRefusal(caller, fence)) throw ApiError(*refusal, {{"to", to.str()}});
+}
+
 void checkSender(soci::session& sql, const Caller& caller, const E164& from, const E164& to,
-                 bool skip_consent_check, const LiveSenderStanding& live) {
+                 bool skip_consent_check, const LiveSenderStanding& live,
+                 const FencePlacement& fence) {
   if (caller.live()) numbers::requireUsableSendingNumber(live.number, from);
   if (isTollFreeNumber(from)) requireDoubleOptIn(sql, caller, from, to);
-  // Contact lists arrive with the contacts issue: until then an ALLOW list holds nobody, and
-  // a DENY list nobody either.
-  if (caller.allow_list_required) throw ApiError(ErrorCode::ALLOW_LIST_BLOCKED, {{"to", to.str()}});
+  checkFence(caller, fence, to);
+  checkLiveAccount(caller, skip_consent_check, live);
+}
+
+void checkLiveAccount(const Caller& caller, bool skip_consent_check,
+                      const LiveSenderStanding& live) {
   if (!caller.live()) return;
   if (!live.account_verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
   if (live.pause) {

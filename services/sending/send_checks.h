@@ -10,6 +10,7 @@
 #include "db/database.h"
 #include "domain/caller.h"
 #include "domain/carrier_client.h"
+#include "domain/fence.h"
 #include "domain/phone.h"
 #include "domain/sms_segments.h"
 #include "services/sending/send_standing.h"
@@ -36,9 +37,24 @@ SegmentCount checkBody(const std::string& body);
 // in either mode: a confirmed double opt-in from that number), the key's fences,
 // ACCOUNT_NOT_VERIFIED, SENDING_PAUSED, and skip_consent_check with a LIVE key.
 void checkSender(soci::session& sql, const Caller& caller, const E164& from, const E164& to,
-                 bool skip_consent_check, const LiveSenderStanding& live);
+                 bool skip_consent_check, const LiveSenderStanding& live,
+                 const FencePlacement& fence);
+
+// Parts of checkSender, for a broadcast that checks its sender once and its members one by one:
+// ALLOW_LIST_BLOCKED or DENY_LIST_BLOCKED (domain/fence.h); NO_CONSENT when a toll-free `from`
+// has no confirmed double opt-in from `to`; LIVE: ACCOUNT_NOT_VERIFIED, SENDING_PAUSED and
+// skip_consent_check (FORBIDDEN).
+void checkFence(const Caller& caller, const FencePlacement& fence, const E164& to);
+void checkDoubleOptIn(bool confirmed);
+void checkLiveAccount(const Caller& caller, bool skip_consent_check,
+                      const LiveSenderStanding& live);
 
 // RECIPIENT_RATE_LIMITED (with Retry-After), DAILY_LIMIT_REACHED and FANOUT_LIMIT_REACHED.
 void checkSendLimits(const SendCounts& counts, const SendPolicy& policy);
+// Each of them alone. `adding`: the messages (the new recipients, for the fan-out) a send
+// would add; a broadcast adds many at once.
+void checkRecipientRate(const SendCounts& counts, const SendPolicy& policy);
+void checkDailyLimit(const SendCounts& counts, const SendPolicy& policy, int adding = 1);
+void checkFanout(const SendCounts& counts, const SendPolicy& policy, int adding = 1);
 
 }  // namespace smsgw::sending

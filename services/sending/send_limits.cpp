@@ -9,7 +9,6 @@
 #include "services/sending/send_checks.h"
 
 namespace smsgw::sending {
-namespace {
 
 void checkRecipientRate(const SendCounts& c, const SendPolicy& policy) {
   if (c.recipient_last_day >= policy.recipient_daily_limit) {
@@ -28,23 +27,22 @@ void checkRecipientRate(const SendCounts& c, const SendPolicy& policy) {
   }
 }
 
-void checkDailyLimit(const SendCounts& c, const SendPolicy& policy) {
+void checkDailyLimit(const SendCounts& c, const SendPolicy& policy, int adding) {
   int limit = c.own_daily_limit.value_or(policy.daily_send_limit);
-  if (c.sent_last_day >= limit) {
-    throw ApiError(ErrorCode::DAILY_LIMIT_REACHED, {{"limit", limit}, {"count", c.sent_last_day}},
-                   std::max(1, c.daily_frees_in));
+  if (c.sent_last_day + adding > limit) {
+    nlohmann::json details = {{"limit", limit}, {"count", c.sent_last_day}};
+    if (adding > 1) details["adding"] = adding;
+    throw ApiError(ErrorCode::DAILY_LIMIT_REACHED, details, std::max(1, c.daily_frees_in));
   }
 }
 
-void checkFanout(const SendCounts& c, const SendPolicy& policy) {
-  if (c.fanout_recipients >= policy.fanout_limit) {
-    throw ApiError(ErrorCode::FANOUT_LIMIT_REACHED,
-                   {{"limit", policy.fanout_limit}, {"recipients", c.fanout_recipients}},
-                   std::max(1, c.fanout_frees_in));
+void checkFanout(const SendCounts& c, const SendPolicy& policy, int adding) {
+  if (c.fanout_recipients + adding > policy.fanout_limit) {
+    nlohmann::json details = {{"limit", policy.fanout_limit}, {"recipients", c.fanout_recipients}};
+    if (adding > 1) details["adding"] = adding;
+    throw ApiError(ErrorCode::FANOUT_LIMIT_REACHED, details, std::max(1, c.fanout_frees_in));
   }
 }
-
-}  // namespace
 
 void checkSendLimits(const SendCounts& counts, const SendPolicy& policy) {
   checkRecipientRate(counts, policy);

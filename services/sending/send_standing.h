@@ -10,6 +10,7 @@
 
 #include "domain/caller.h"
 #include "domain/clock.h"
+#include "domain/fence.h"
 #include "domain/phone.h"
 #include "domain/send_policy.h"
 #include "services/compliance/consent_check.h"
@@ -43,6 +44,7 @@ struct SendCounts {
 };
 
 struct SendStanding {
+  FencePlacement fence;          // false, false for a key without lists
   KnownDestination destination;  // LIVE only
   LiveSenderStanding sender;     // LIVE only
   compliance::ConsentStanding consent;

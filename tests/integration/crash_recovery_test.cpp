@@ -4,17 +4,12 @@
 // adds up: balance = ledger, and each message charged once or refunded once per attempt.
 // The processes are the real binaries on their own ports and scratch database, with their own
 // consumer groups on the shared broker, so the running stack never sees their messages.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <soci/soci.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -31,7 +26,7 @@
 #include "domain/ids.h"
 #include "domain/permissions.h"
 #include "services/numbers/purchase.h"
-#include "tests/support/child_process.h"
+#include "tests/support/crash_stack.h"
 #include "tests/support/fake_carrier.h"
 #include "tests/support/scratch_database.h"
 
@@ -54,20 +49,6 @@ struct Accepted {
   std::string id, body;
 };
 
-// A port the kernel has just given out as free (bound to port 0, then let go): the processes
-// are restarted on it after each kill, so it must be fixed for the test's life.
-int freePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
 // The kill schedule's seed: CRASH_TEST_SEED replays a run, otherwise a new one (logged).
 uint32_t killSeed() {
   const char* given = std::getenv("CRASH_TEST_SEED");
@@ -80,54 +61,13 @@ uint32_t killSeed() {
 class CrashRecoveryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    api_port_ = freePort();
-    sim_port_ = freePort();
-    std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
-    std::map<std::string, std::string> env = {
-        {"DATABASE_URL", scratch_.url()},
-        {"KAFKA_GROUP_PREFIX", "crash" + run},
-        {"API_PORT", std::to_string(api_port_)},
-        {"API_RATE_LIMIT_PER_SECOND", "100000"},
-        {"CARRIER_BASE_URL", simUrl()},
-        {"CARRIER_TIMEOUT_MS", "2000"},
-        {"STALE_HANDOFF_SECONDS", "5"},
-        {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not what this test is about
-        {"SIM_GATEWAY_URL", apiUrl()},
-        {"SIM_RECEIPT_DELAY_MS", "100"}};
-    auto log = [&](const std::string& name) {
-      return (std::filesystem::temp_directory_path() / ("crash-" + run + "-" + name + ".log"))
-          .string();
-    };
-    sim_ = std::make_unique<ChildProcess>(
-        SMSGW_SIM_PATH,
-        std::vector<std::string>{"--host", "127.0.0.1", "--port", std::to_string(sim_port_)}, env,
-        log("sim"));
-    api_ =
-        std::make_unique<ChildProcess>(SMSGW_API_PATH, std::vector<std::string>{}, env, log("api"));
-    sender_ = std::make_unique<ChildProcess>(SMSGW_SENDER_PATH, std::vector<std::string>{}, env,
-                                             log("sender"));
-    receipt_ = std::make_unique<ChildProcess>(SMSGW_RECEIPT_PATH, std::vector<std::string>{}, env,
-                                              log("receipt"));
-    for (auto* process : {sim_.get(), api_.get(), sender_.get(), receipt_.get()}) {
-      process->start();
-    }
-    ASSERT_TRUE(healthy(simUrl()));
-    ASSERT_TRUE(healthy(apiUrl()));
+    ASSERT_TRUE(stack_.start());
     for (int i = 0; i < kAccounts; ++i) customers_.push_back(newCustomer());
   }
 
-  std::string apiUrl() const { return "http://127.0.0.1:" + std::to_string(api_port_); }
-  std::string simUrl() const { return "http://127.0.0.1:" + std::to_string(sim_port_); }
-
-  static bool healthy(const std::string& base) {
-    for (int i = 0; i < 200; ++i) {
-      if (httpRequest("GET", base + "/health", {}, "", std::chrono::seconds(1)).status == 200) {
-        return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }
+  std::string apiUrl() const { return stack_.apiUrl(); }
+  std::string simUrl() const { return stack_.simUrl(); }
+  static bool healthy(const std::string& base) { return CrashStack::healthy(base); }
 
   // A verified, funded account with numbers, a LIVE key and express consent from its recipients.
   Customer newCustomer() {
@@ -205,9 +145,13 @@ class CrashRecoveryTest : public ::testing::Test {
 
   ScratchDatabase scratch_;
   db::Database database_{scratch_.url(), 4};
-  int api_port_ = 0, sim_port_ = 0;
+  CrashStack stack_{scratch_.url(),
+                    {{"API_RATE_LIMIT_PER_SECOND", "100000"},
+                     {"CARRIER_TIMEOUT_MS", "2000"},
+                     {"STALE_HANDOFF_SECONDS", "5"},
+                     {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not this test's subject
+                     {"SIM_RECEIPT_DELAY_MS", "100"}}};
   int next_number_ = 0, next_recipient_ = 0;
-  std::unique_ptr<ChildProcess> sim_, api_, sender_, receipt_;
   std::vector<Customer> customers_;
   std::mutex mutex_;
   std::vector<Accepted> accepted_;
@@ -221,7 +165,7 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
   const uint32_t seed = killSeed();
   std::thread killer([&] {
     std::mt19937 random(seed);
-    std::vector<ChildProcess*> victims = {api_.get(), sender_.get(), receipt_.get()};
+    std::vector<ChildProcess*> victims = {&stack_.api(), &stack_.sender(), &stack_.receipt()};
     while (sending) {
       std::this_thread::sleep_for(std::chrono::milliseconds(300 + random() % 1200));
       if (!sending) break;

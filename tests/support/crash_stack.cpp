@@ -1,0 +1,82 @@
+#include "tests/support/crash_stack.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "adapters/http_client.h"
+#include "domain/crypto.h"
+#include "domain/ids.h"
+
+namespace smsgw::testing {
+namespace {
+
+// A port the kernel has just given out as free (bound to port 0, then let go): the processes
+// are restarted on it after each kill, so it must be fixed for the test's life.
+int freePort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+}  // namespace
+
+CrashStack::CrashStack(const std::string& database_url, std::map<std::string, std::string> settings)
+    : api_port_(freePort()), sim_port_(freePort()) {
+  std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
+  std::map<std::string, std::string> env = {{"DATABASE_URL", database_url},
+                                            {"KAFKA_GROUP_PREFIX", "crash" + run},
+                                            {"API_PORT", std::to_string(api_port_)},
+                                            {"CARRIER_BASE_URL", simUrl()},
+                                            {"SIM_GATEWAY_URL", apiUrl()}};
+  settings.merge(env);  // the stack's own addresses win
+  auto log = [&](const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("crash-" + run + "-" + name + ".log"))
+        .string();
+  };
+  sim_ = std::make_unique<ChildProcess>(
+      SMSGW_SIM_PATH,
+      std::vector<std::string>{"--host", "127.0.0.1", "--port", std::to_string(sim_port_)},
+      settings, log("sim"));
+  api_ = std::make_unique<ChildProcess>(SMSGW_API_PATH, std::vector<std::string>{}, settings,
+                                        log("api"));
+  sender_ = std::make_unique<ChildProcess>(SMSGW_SENDER_PATH, std::vector<std::string>{}, settings,
+                                           log("sender"));
+  receipt_ = std::make_unique<ChildProcess>(SMSGW_RECEIPT_PATH, std::vector<std::string>{},
+                                            settings, log("receipt"));
+}
+
+bool CrashStack::start() {
+  for (auto* process : {sim_.get(), api_.get(), sender_.get(), receipt_.get()}) process->start();
+  return healthy(simUrl()) && healthy(apiUrl());
+}
+
+std::string CrashStack::apiUrl() const {
+  return "http://127.0.0.1:" + std::to_string(api_port_);
+}
+
+std::string CrashStack::simUrl() const {
+  return "http://127.0.0.1:" + std::to_string(sim_port_);
+}
+
+bool CrashStack::healthy(const std::string& base) {
+  for (int i = 0; i < 200; ++i) {
+    if (httpRequest("GET", base + "/health", {}, "", std::chrono::seconds(1)).status == 200) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+}  // namespace smsgw::testing
