@@ -4,7 +4,7 @@
 CREATE OR REPLACE FUNCTION consent_standing(p_account text, p_mode text, p_phone text, p_from text,
                                  p_now timestamptz)
 RETURNS TABLE (opted_out int, consent_type text, lapsed int)
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE ROWS 1 AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY

@@ -3,7 +3,7 @@
 CREATE OR REPLACE FUNCTION known_destination(p_number text, p_cache_days int, p_failures int,
                                              p_days int, p_now timestamptz)
 RETURNS TABLE (line_type text, undeliverable int)
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE ROWS 1 AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY

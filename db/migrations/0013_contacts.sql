@@ -109,6 +109,10 @@ CREATE TABLE broadcast_recipients (
   PRIMARY KEY (broadcast_id, to_number)
 );
 
+-- A subscriber's consent records of every status, latest first: what a refusal's reason is read
+-- from (CONSENT_EXPIRED or NO_CONSENT), for each member of a broadcast.
+CREATE INDEX consents_number ON consents (account_id, mode, phone_number);
+
 -- New signatures: the caller carries its lists, and a send reads whether they hold the recipient.
 DROP FUNCTION IF EXISTS api_key_caller(text, timestamptz);
 DROP FUNCTION IF EXISTS send_standing(text, text, text, text, timestamptz, text, int, int, int);

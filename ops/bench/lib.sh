@@ -42,3 +42,53 @@ drain() {
   done
   echo "[bench] warning: messages still queued after 600 s"
 }
+
+# One process at a time publishes the outbox (topics/outbox_relay.h), whichever took the lead
+# first. A bench's phases pause the sender: were it the one publishing, the pause would stop
+# publishing too (and the webhook dispatcher's work on the events), and the API's runs would be
+# measured without the relay's work while the next size's ran with it. So when the sender
+# leads, it is stopped until another process has taken over, then started again.
+relay_leader() {
+  psql "$DB" -At -c "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid) \
+    WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = 727274002 AND l.granted"
+}
+# Sets SENDER_PID, and makes sure the sender is not the one publishing before a phase pauses it.
+lead_relay_elsewhere() {
+  for _ in $(seq 50); do [ -n "$(relay_leader)" ] && break; sleep 0.2; done
+  if [ "$(relay_leader)" = smsgw-sender ]; then
+    echo "[bench] the sender leads the outbox relay; handing the lead to another process"
+    local sender_pid
+    sender_pid=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
+    kill -TERM "$sender_pid"
+    while kill -0 "$sender_pid" 2>/dev/null; do sleep 0.1; done
+    for _ in $(seq 50); do [ -n "$(relay_leader)" ] && break; sleep 0.2; done
+    ops/up >/dev/null
+  fi
+  echo "[bench] the outbox relay is led by $(relay_leader)"
+  SENDER_PID=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
+  trap 'kill -CONT "$SENDER_PID" 2>/dev/null || true' EXIT
+}
+pause_sender() { kill -STOP "$SENDER_PID"; }
+# Resumes the sender and prints how fast it works off the backlog the paused phases left.
+resume_sender() {
+  local backlog start
+  backlog=$(queued) start=$(date +%s.%N)
+  kill -CONT "$SENDER_PID"
+  drain
+  awk -v n="$backlog" -v s="$start" -v e="$(date +%s.%N)" \
+    'BEGIN {printf "   the sender worked off %d queued messages at %.0f hand-offs/s\n", n, n / (e - s)}'
+}
+
+# CPU seconds so far by process name, children that ended included (/proc/PID/stat fields
+# 14-17 are in clock ticks).
+cpu_by_name() {
+  local tick
+  tick=$(getconf CLK_TCK)
+  for stat in /proc/[0-9]*/stat; do
+    # The name is in parentheses and may hold spaces: split after the last ')'.
+    line=$(cat "$stat" 2>/dev/null) || continue
+    name=${line#*(}; name=${name%)*}
+    rest=${line##*) }
+    echo "${name// /_} $rest"
+  done | awk -v t="$tick" '{a[$1] += ($13 + $14 + $15 + $16) / t} END {for (k in a) print k, a[k]}' | sort
+}

@@ -67,6 +67,28 @@ nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
               subject);
   counts["consents_deleted"] = changed(
       *sql, "DELETE FROM consents WHERE account_id = :account AND phone_number = :phone", subject);
+  // The address book: the contact holding the number goes (its name, email and notes with it).
+  // Every allow/deny list that reached the number through it, or through a group it was in,
+  // gets the number as an entry of its own first, so no key's fence moves: like the opt-out,
+  // what a key may not text stays refused.
+  changed(*sql,
+          "INSERT INTO contact_list_entries (id, list_id, phone_number) SELECT 'cle_' || "
+          "replace(gen_random_uuid()::text, '-', ''), l.id, :phone FROM contact_lists l WHERE "
+          "l.account_id = :account AND list_holds(l.id, :account, :phone) ON CONFLICT DO "
+          "NOTHING",
+          subject);
+  counts["contacts_deleted"] = changed(
+      *sql, "DELETE FROM contacts WHERE account_id = :account AND phone_number = :phone", subject);
+  counts["broadcast_answers_anonymized"] =
+      changed(*sql,
+              "UPDATE broadcasts SET response = replace(response::text, to_jsonb(:phone::text)"
+              "::text, to_jsonb(:token::text)::text)::jsonb WHERE account_id = :account AND "
+              "strpos(response::text, to_jsonb(:phone::text)::text) > 0",
+              subject);
+  changed(*sql,
+          "UPDATE broadcast_recipients r SET to_number = :token FROM broadcasts b WHERE "
+          "b.id = r.broadcast_id AND b.account_id = :account AND r.to_number = :phone",
+          subject);
   *sql << "DELETE FROM outbox WHERE published_at IS NOT NULL AND record_key = :a "
           "AND strpos(payload, :p) > 0",
       soci::use(account), soci::use(phone);
@@ -74,6 +96,11 @@ nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
   *sql << "SELECT count(*) FROM opt_outs WHERE account_id = :a AND phone_number = :p",
       soci::use(account), soci::use(phone), soci::into(opt_outs);
   counts["opt_outs_kept"] = opt_outs;
+  int list_entries = 0;
+  *sql << "SELECT count(*) FROM contact_list_entries e JOIN contact_lists l ON l.id = e.list_id "
+          "WHERE l.account_id = :a AND e.phone_number = :p",
+      soci::use(account), soci::use(phone), soci::into(list_entries);
+  counts["list_entries_kept"] = list_entries;
 
   std::string id = newId("ers"), counts_text = counts.dump();
   *sql << "INSERT INTO erasures (id, account_id, phone_number_sha256, counts) "

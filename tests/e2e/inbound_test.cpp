@@ -224,6 +224,16 @@ TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
   ASSERT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; }));
   ASSERT_TRUE(eventually([&] { return !handset().empty(); }));
   long long balance = balanceOf(api, account);
+  // The subscriber is in the address book too: a contact in a group a deny list names.
+  auto post = [&](const std::string& path, const nlohmann::json& body) {
+    return api.call("POST", path, bearer(account.live_key), body);
+  };
+  std::string group = post("/v1/contact-groups", {{"name", "Marie"}}).body["id"];
+  ASSERT_EQ(post("/v1/contact-groups/" + group + "/members", {{"phone_number", subscriber}}).status,
+            201);
+  std::string deny = post("/v1/contact-lists", {{"name", "Never"}}).body["id"];
+  ASSERT_EQ(post("/v1/contact-lists/" + deny + "/entries", {{"contact_group_id", group}}).status,
+            201);
 
   auto erase = [&](const std::string& key, const std::string& phone) {
     return api.call("POST", "/v1/compliance/erasures", bearer(key), {{"phone_number", phone}});
@@ -236,6 +246,8 @@ TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
   EXPECT_EQ(erased.body["counts"]["messages_anonymized"], 3) << "two received, one reply";
   EXPECT_EQ(erased.body["counts"]["consents_deleted"], 1);
   EXPECT_EQ(erased.body["counts"]["opt_outs_kept"], 1);
+  EXPECT_EQ(erased.body["counts"]["contacts_deleted"], 1);
+  EXPECT_EQ(erased.body["counts"]["list_entries_kept"], 1);
   EXPECT_FALSE(erased.body.dump().find(subscriber) != std::string::npos)
       << "the erasure record does not name the number";
 
@@ -248,6 +260,16 @@ TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
     EXPECT_TRUE(message["from"].get<std::string>().starts_with("erased:"));
   }
   EXPECT_EQ(consentCheck(), "OPT_OUT") << "the opt-out keeps the number blocked";
+  EXPECT_EQ(
+      api.call("GET", "/v1/contact-groups/" + group, bearer(account.live_key)).body["member_count"],
+      0)
+      << "the contact is gone";
+  Reply list = api.call("GET", "/v1/contact-lists/" + deny, bearer(account.live_key));
+  bool still_denied = false;
+  for (const auto& entry : list.body["entries"])
+    still_denied |= entry["phone_number"] == subscriber;
+  EXPECT_TRUE(still_denied) << "the deny list still reaches the number, as the opt-out blocks it "
+                            << list.raw_body;
   EXPECT_EQ(balanceOf(api, account), balance);
   EXPECT_EQ(ledgerSum(api, account), balance);
 }
