@@ -186,3 +186,31 @@ TEST_F(BroadcastTest, ABalanceDrainedBetweenBatchesStopsTheRestAsResults) {
   EXPECT_EQ(balance(account_), 0);
   expectBalanceMatchesLedger(account_);
 }
+
+TEST_F(BroadcastTest, WhatTheDatabaseKnowsOfAMemberRefusesItAlone) {
+  std::string landline = addMember(), busy = addMember(), fine = addMember();
+  scratch_.exec("INSERT INTO number_lookups (phone_number, line_type) VALUES ('" + landline +
+                "', 'landline')");
+  // 30 messages to `busy` this hour: the per-recipient limit.
+  scratch_.exec(
+      "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, "
+      "status, segment_count, mode, created_at) SELECT 'msg_busy' || g, '" +
+      account_ + "', 'OUTBOUND', '" + kNumber + "', '" + busy +
+      "', 'x', 'DELIVERED', 1, 'LIVE', now() - interval '10 minutes' FROM "
+      "generate_series(1, 30) g");
+  auto lines = byNumber(broadcast());
+  EXPECT_EQ(lines[landline]["error"], "NOT_A_MOBILE_NUMBER");
+  EXPECT_EQ(lines[busy]["error"], "RECIPIENT_RATE_LIMITED");
+  EXPECT_EQ(lines[fine]["status"], "queued");
+}
+
+TEST_F(BroadcastTest, APausedAccountIsRefusedBeforeAnyMember) {
+  addMember();
+  scratch_.exec(
+      "UPDATE accounts SET sms_paused_until = now() + interval '1 day', "
+      "sms_pause_reason = 'FAILURE_RATE' WHERE id = '" +
+      account_ + "'");
+  EXPECT_EQ(refusalOf([&] { broadcast(); }), ErrorCode::SENDING_PAUSED);
+  EXPECT_EQ(count("messages"), 0);
+  EXPECT_EQ(count("broadcasts"), 0) << "no slot used";
+}
