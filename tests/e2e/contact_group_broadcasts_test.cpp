@@ -15,11 +15,6 @@ namespace {
 constexpr long long kPartPrice = 2;  // prices.sms_outbound_part
 constexpr const char* kTestFrom = "+14165550100";
 
-std::string idOf(const Reply& reply) {
-  EXPECT_TRUE(reply.status == 200 || reply.status == 201) << reply.status << reply.raw_body;
-  return reply.body.value("id", "");
-}
-
 class Broadcasts : public ::testing::Test {
  protected:
   // A group of `numbers`, made with `key`.

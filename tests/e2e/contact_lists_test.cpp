@@ -9,11 +9,6 @@ using namespace smsgw::testing;
 
 namespace {
 
-std::string idOf(const Reply& reply) {
-  EXPECT_TRUE(reply.status == 200 || reply.status == 201) << reply.status << reply.raw_body;
-  return reply.body.value("id", "");
-}
-
 Reply createList(HttpTestClient& api, const std::string& key, nlohmann::json body) {
   return api.call("POST", "/v1/contact-lists", bearer(key), body);
 }

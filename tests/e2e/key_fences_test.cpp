@@ -11,11 +11,6 @@ using namespace smsgw::testing;
 
 namespace {
 
-std::string idOf(const Reply& reply) {
-  EXPECT_TRUE(reply.status == 200 || reply.status == 201) << reply.status << reply.raw_body;
-  return reply.body.value("id", "");
-}
-
 // An account with a list holding a number, a contact and a group, each with their own number.
 class KeyFences : public ::testing::Test {
  protected:

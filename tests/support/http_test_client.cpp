@@ -1,6 +1,7 @@
 #include "tests/support/http_test_client.h"
 
 #include <curl/curl.h>
+#include <gtest/gtest.h>
 
 #include <cctype>
 #include <stdexcept>
@@ -89,6 +90,11 @@ Reply HttpTestClient::call(const std::string& method, const std::string& path,
 Headers bearer(const std::string& key, Headers more) {
   more.emplace_back("Authorization", "Bearer " + key);
   return more;
+}
+
+std::string idOf(const Reply& reply) {
+  EXPECT_TRUE(reply.status == 200 || reply.status == 201) << reply.status << reply.raw_body;
+  return reply.body.is_object() ? reply.body.value("id", "") : "";
 }
 
 }  // namespace smsgw::testing

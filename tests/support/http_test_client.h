@@ -36,4 +36,8 @@ class HttpTestClient {
 
 Headers bearer(const std::string& key, Headers more = {});
 
+// The `id` of a resource a call created or read; a failure of the test (and "") when the call
+// answered neither 200 nor 201.
+std::string idOf(const Reply& reply);
+
 }  // namespace smsgw::testing
