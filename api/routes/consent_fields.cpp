@@ -81,11 +81,9 @@ compliance::ConsentDraft readConsentFields(const nlohmann::json& fields, TimePoi
   if (last_transaction && *last_transaction > now) {
     throw validationError("last_transaction_date", "is in the future");
   }
+  // An expiry already past is a valid historic record: stored, and the consent check then
+  // answers CONSENT_EXPIRED (and marks it EXPIRED).
   draft.expires_at = impliedConsentExpiry(expires_at, last_transaction, now);
-  if (*draft.expires_at <= now) {
-    throw validationError(expires_at ? "expires_at" : "last_transaction_date",
-                          "this implied consent has already lapsed");
-  }
   return draft;
 }
 

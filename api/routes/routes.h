@@ -28,6 +28,7 @@ void addContactRoutes(Router& router, App& app);
 void addContactGroupRoutes(Router& router, App& app);
 void addContactGroupBroadcastRoutes(Router& router, App& app);
 void addContactListRoutes(Router& router, App& app);
+void addEmailRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -53,6 +54,7 @@ inline Router buildRouter(App& app) {
   addContactGroupRoutes(router, app);
   addContactGroupBroadcastRoutes(router, app);
   addContactListRoutes(router, app);
+  addEmailRoutes(router, app);
   return router;
 }
 
