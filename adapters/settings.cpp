@@ -33,6 +33,11 @@ void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier)
   settings.add("CARRIER_TIMEOUT_MS", carrier.timeout, "carrier call timeout");
 }
 
+void addVerificationCodeSecret(ProcessSettings& settings, std::string& secret) {
+  settings.addSecret("VERIFICATION_CODE_SECRET", secret, "local-verification-code-secret",
+                     "HMAC key of stored verification codes and key of their sealed texts");
+}
+
 void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
   settings.add("RECIPIENT_HOURLY_LIMIT", p.recipient_hourly_limit,
                "messages per recipient an hour");
@@ -47,6 +52,10 @@ void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
                "account's own)");
   settings.add("BROADCAST_BATCH_SIZE", p.broadcast_batch_size,
                "members a broadcast charges and queues per transaction");
+  settings.add("VERIFICATIONS_PER_NUMBER_HOURLY", p.verifications_per_number_hourly,
+               "verification codes to one number per account and mode per rolling hour");
+  settings.add("VERIFICATIONS_PER_ACCOUNT_HOURLY", p.verifications_per_account_hourly,
+               "verification codes per account and mode per rolling hour");
   settings.add("LOCAL_PARTS_PER_MINUTE", p.local_parts_per_minute,
                "pacing of a local sending number");
   settings.add("TOLL_FREE_PARTS_PER_MINUTE", p.toll_free_parts_per_minute,

@@ -27,5 +27,8 @@ void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier)
 
 // The send limits, pacing, caches, retention and protection thresholds (domain/send_policy.h).
 void addSendPolicySettings(ProcessSettings& settings, SendPolicy& policy);
+// VERIFICATION_CODE_SECRET: the key of verification codes' HMAC and of the seal that carries a
+// LIVE code's text to the sender (the API and the sender read it).
+void addVerificationCodeSecret(ProcessSettings& settings, std::string& secret);
 
 }  // namespace smsgw

@@ -61,8 +61,7 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
                "between two owner-phone codes of an account");
   settings.addSecret("CARRIER_CALLBACK_SECRET", c.carrier_callback_secret, kSimulatorCallbackSecret,
                      "verifies the carrier's signed callbacks");
-  settings.addSecret("VERIFICATION_CODE_SECRET", c.verification_code_secret,
-                     "local-verification-code-secret", "HMAC key of stored owner-phone codes");
+  addVerificationCodeSecret(settings, c.verification_code_secret);
   addSendPolicySettings(settings, c.send_policy);
   settings.afterReading([&c] {
     // Every reactor and slow-lane thread may hold a connection at once: none waits for a

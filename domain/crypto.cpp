@@ -7,6 +7,7 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -132,6 +133,69 @@ std::string uuid4() {
   std::string h = hex(b);
   return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4),
                      h.substr(16, 4), h.substr(20));
+}
+
+std::string randomDigits(size_t count) {
+  std::string digits;
+  while (digits.size() < count) {
+    for (unsigned char c : randomBytes(count)) {
+      if (c < 250 && digits.size() < count) digits.push_back(static_cast<char>('0' + c % 10));
+    }
+  }
+  return digits;
+}
+
+namespace {
+
+constexpr size_t kNonceBytes = 12, kTagBytes = 16;
+
+using CipherContext = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
+
+CipherContext gcm(std::string_view key, std::string_view nonce, bool encrypt) {
+  if (key.size() != 32) throw std::invalid_argument("an AES-256 key is 32 bytes");
+  CipherContext ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+  auto init = encrypt ? EVP_EncryptInit_ex : EVP_DecryptInit_ex;
+  if (!ctx || init(ctx.get(), EVP_aes_256_gcm(), nullptr, bytesOf(key), bytesOf(nonce)) != 1)
+    throw std::runtime_error("AES-GCM set-up failed");
+  return ctx;
+}
+
+}  // namespace
+
+std::string seal(std::string_view key, std::string_view plaintext) {
+  std::string nonce = randomBytes(kNonceBytes);
+  CipherContext ctx = gcm(key, nonce, true);
+  std::string out(plaintext.size(), '\0');
+  int len = 0;
+  if (EVP_EncryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len,
+                        bytesOf(plaintext), static_cast<int>(plaintext.size())) != 1 ||
+      EVP_EncryptFinal_ex(ctx.get(), nullptr, &len) != 1)
+    throw std::runtime_error("AES-GCM encryption failed");
+  std::string tag(kTagBytes, '\0');
+  if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag.data()) != 1)
+    throw std::runtime_error("AES-GCM tag failed");
+  return base64(nonce + out + tag);
+}
+
+std::optional<std::string> openSealed(std::string_view key, std::string_view sealed) {
+  std::string raw;
+  try {
+    raw = base64Decode(sealed);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+  if (raw.size() < kNonceBytes + kTagBytes) return std::nullopt;
+  std::string nonce = raw.substr(0, kNonceBytes), tag = raw.substr(raw.size() - kTagBytes);
+  std::string ciphertext = raw.substr(kNonceBytes, raw.size() - kNonceBytes - kTagBytes);
+  CipherContext ctx = gcm(key, nonce, false);
+  std::string out(ciphertext.size(), '\0');
+  int len = 0;
+  if (EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len,
+                        bytesOf(ciphertext), static_cast<int>(ciphertext.size())) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag.data()) != 1 ||
+      EVP_DecryptFinal_ex(ctx.get(), nullptr, &len) != 1)
+    return std::nullopt;
+  return out;
 }
 
 }  // namespace smsgw::crypto

@@ -2,6 +2,7 @@
 // Thin wrappers over OpenSSL: randomness, digests, HMAC, base64 and password hashing.
 // Stateless and thread-safe.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,13 @@ bool verifyPassword(std::string_view password, std::string_view stored);
 
 // A random version-4 UUID in canonical text form.
 std::string uuid4();
+
+// `count` decimal digits from the CSPRNG, each uniform (bytes of 250 and above are drawn again).
+std::string randomDigits(size_t count);
+
+// AES-256-GCM under a 32-byte key: base64(nonce | ciphertext | tag). openSealed gives back the
+// plaintext, or nothing when the text was not sealed under this key or was altered.
+std::string seal(std::string_view key, std::string_view plaintext);
+std::optional<std::string> openSealed(std::string_view key, std::string_view sealed);
 
 }  // namespace smsgw::crypto

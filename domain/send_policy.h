@@ -19,6 +19,10 @@ struct SendPolicy {
   int broadcast_max_members = 250;
   int broadcasts_per_day = 25;
   int broadcast_batch_size = 500;
+  // Verifications (ours; the spec leaves them open): codes to one number, and by one account,
+  // per rolling hour in each mode (429 RATE_LIMITED).
+  int verifications_per_number_hourly = 5;
+  int verifications_per_account_hourly = 100;
   // Carrier throughput of one sending number (spec: a local number sends 10 parts a minute).
   int local_parts_per_minute = 10;
   int toll_free_parts_per_minute = 180;

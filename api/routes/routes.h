@@ -29,6 +29,7 @@ void addContactGroupRoutes(Router& router, App& app);
 void addContactGroupBroadcastRoutes(Router& router, App& app);
 void addContactListRoutes(Router& router, App& app);
 void addEmailRoutes(Router& router, App& app);
+void addVerificationRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -55,6 +56,7 @@ inline Router buildRouter(App& app) {
   addContactGroupBroadcastRoutes(router, app);
   addContactListRoutes(router, app);
   addEmailRoutes(router, app);
+  addVerificationRoutes(router, app);
   return router;
 }
 

@@ -21,16 +21,6 @@ std::string codeHash(const OwnerPhoneServices& app, const std::string& account_i
       crypto::hmacSha256(app.settings.code_secret, account_id + ":" + phone.str() + ":" + code));
 }
 
-std::string randomCode() {
-  std::string code;
-  for (unsigned char c : crypto::randomBytes(kCodeLength * 2)) {
-    if (c < 250 && code.size() < kCodeLength) code.push_back(static_cast<char>('0' + c % 10));
-  }
-  while (code.size() < kCodeLength)
-    code.push_back('0' + static_cast<char>(crypto::randomBytes(1)[0] & 7));
-  return code;
-}
-
 void failForCarrier(const CarrierSendResult& result) {
   switch (result.kind) {
     case CarrierSendResult::Kind::Accepted:
@@ -95,7 +85,7 @@ void refuseWhileLimited(soci::session& sql, const OwnerPhoneServices& app,
 
 nlohmann::json sendOwnerCode(const OwnerPhoneServices& app, const std::string& account_id,
                              const E164& phone) {
-  std::string code = randomCode();
+  std::string code = crypto::randomDigits(kCodeLength);
   {
     db::Session sql(app.db);
     soci::transaction tx(*sql);

@@ -27,6 +27,13 @@ TEST(SenderDecision, AnAcceptedSendSettlesTheChargeOnTheCarriersPartCount) {
   EXPECT_EQ(decideHandoff(result, 0, 2).adjustment_cents, 0);  // cost nothing: nothing moves
 }
 
+TEST(SenderDecision, AFlatPriceStandsWhateverThePartsTheCarrierCounted) {
+  CarrierSendResult result{CarrierSendResult::Kind::Accepted, "c1", 2, "", ""};
+  auto decision = decideHandoff(result, 5, 0);  // a verification: 5¢, no part price
+  EXPECT_EQ(decision.settled_cents, 5);
+  EXPECT_EQ(decision.adjustment_cents, 0);
+}
+
 TEST(SenderDecision, EachRefusalHasItsCodeAndOnlyTheCarriersJudgementCountsAgainstTheNumber) {
   struct Case {
     CarrierSendResult::Kind kind;

@@ -37,6 +37,10 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
   HandoffDecision decision;
   decision.move = messaging::Move::CarrierAccepted;
   if (result.kind == CarrierSendResult::Kind::Accepted) {
+    if (part_price_cents <= 0) {  // a flat price (a verification) or none: it stands
+      decision.settled_cents = charged_cents;
+      return decision;
+    }
     decision.settled_cents = static_cast<long long>(part_price_cents) * result.parts;
     decision.adjustment_cents = charged_cents > 0 ? charged_cents - decision.settled_cents : 0;
     return decision;

@@ -31,7 +31,8 @@ struct HandoffDecision {
   // Refused by the carrier's judgement of the destination: counts toward undeliverable.
   bool counts_against_destination = false;
   // Accepted: what the carrier's part count costs, and the charge moved to match it
-  // (positive gives back, negative takes more; 0 for a message that cost nothing).
+  // (positive gives back, negative takes more; 0 for a message that cost nothing, and for one
+  // of a flat price, part_price_cents 0: a verification's charge stands whatever the parts).
   long long settled_cents = 0;
   long long adjustment_cents = 0;
 };

@@ -12,6 +12,7 @@
 #include "services/messaging/receipts.h"
 #include "services/messaging/still_queued.h"
 #include "services/messaging/undeliverable.h"
+#include "services/verifications/verifications.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
 #include "topics/records.h"
@@ -25,6 +26,7 @@ struct Outgoing {
   messaging::ChargedMessage charge;
   std::string from, to, body;
   int part_price_cents = 0;
+  bool verification = false;  // no body: a verification code, texted from its sealed copy
 };
 
 struct Claim {
@@ -44,7 +46,10 @@ Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, Ti
       soci::into(message.body, body_ind), soci::into(message.charge.cost_cents),
       soci::into(message.charge.attempt), soci::into(message.part_price_cents);
   // One statement, committed on its own: the hand-off is on record before the carrier is called.
-  if (sql->got_data()) return {message};
+  if (sql->got_data()) {
+    message.verification = body_ind != soci::i_ok;
+    return {message};
+  }
   soci::transaction tx(*sql);
   int queued = 0, started = 0, stale = 0;
   *sql << "SELECT * FROM handoff_state(:id, :stale_seconds, :now::timestamptz)", soci::use(id),
@@ -145,13 +150,26 @@ void failStaleHandoff(soci::session& sql, const std::string& id, TimePoint now) 
 }
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                           const std::string& message_id) {
+                           const std::string& message_id, const std::string& code_secret) {
   auto claimed = claim(context.db, message_id, policy.stale_handoff_seconds, context.clock.now());
   if (!claimed.message) {
     context.relay.notify();
     return claimed.otherwise;
   }
-  const Outgoing& message = *claimed.message;
+  Outgoing& message = *claimed.message;
+  if (message.verification) {
+    db::Session sql(context.db);
+    auto text = verifications::verificationText(*sql, code_secret, message_id);
+    if (!text) {
+      spdlog::error("verification message {}: its code cannot be opened; not sent", message_id);
+      soci::transaction tx(*sql);
+      failStaleHandoff(*sql, message_id, context.clock.now());
+      tx.commit();
+      context.relay.notify();
+      return HandoffOutcome::Settled;
+    }
+    message.body = std::move(*text);
+  }
   CarrierSendResult result = carrier.sendMessage(message.from, message.to, message.body);
   if (result.kind != CarrierSendResult::Kind::Accepted) {
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
@@ -171,6 +189,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
     } else {
       failed(*sql, message, decision, result, policy, now);
     }
+    if (message.verification) verifications::forgetSealedCode(*sql, message_id);
     tx.commit();
   });
   context.relay.notify();

@@ -15,8 +15,11 @@ namespace smsgw::workers {
 
 enum class HandoffOutcome { Settled, NotDue, NotOurs };
 
+// A verification's message (body null) is texted from its sealed code, opened with
+// `code_secret` (VERIFICATION_CODE_SECRET) and forgotten once the carrier has answered; one
+// whose code cannot be opened is never sent empty: it fails STALE_QUEUED, refunded.
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                           const std::string& message_id);
+                           const std::string& message_id, const std::string& code_secret = "");
 
 // FAILED STALE_QUEUED (message.failed form c), refunded; nothing when no longer QUEUED.
 void failStaleHandoff(soci::session& sql, const std::string& message_id, TimePoint now);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   workers::WorkerSpec spec("sender", {std::string(topics::kSmsOutbound.name)});
   CarrierClientConfig carrier_config;
   SendPolicy policy;
+  std::string code_secret;
   spec.periodic_interval = std::chrono::milliseconds(250);
   // A hand-off waits on the carrier's answer; one loop per partition lets the sending numbers of
   // other partitions go on meanwhile, each number's messages still in order.
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   workers::addWorkerSettings(settings, spec);
   addCarrierSettings(settings, carrier_config);
   addSendPolicySettings(settings, policy);
+  addVerificationCodeSecret(settings, code_secret);
   settings.add("SENDER_SWEEP_INTERVAL_MS", spec.periodic_interval,
                "how often paced, stale and lost messages are swept");
   settings.add("SENDER_CONSUME_LOOPS", spec.consume_loops,
@@ -27,9 +29,9 @@ int main(int argc, char** argv) {
 
   HttpCarrierClient carrier(carrier_config);
   spec.periodic = [&](workers::WorkerContext& context) {
-    workers::sweepQueued(context, carrier, policy);
+    workers::sweepQueued(context, carrier, policy, code_secret);
   };
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
-    return topics::RecordHandler(workers::SenderHandler(context, carrier, policy));
+    return topics::RecordHandler(workers::SenderHandler(context, carrier, policy, code_secret));
   });
 }

@@ -27,7 +27,7 @@ std::vector<std::string> selectIds(db::Database& db, const std::string& query, T
 }  // namespace
 
 SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                        int lost_after_seconds) {
+                        const std::string& code_secret, int lost_after_seconds) {
   SweepCounts counts;
   const TimePoint now = context.clock.now();
   {
@@ -56,7 +56,8 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
                        "ORDER BY send_at LIMIT :n",
                        now, lost_after_seconds);
   for (const auto& id : due) {
-    if (handOffLive(context, carrier, policy, id) == HandoffOutcome::Settled) ++counts.handed_off;
+    if (handOffLive(context, carrier, policy, id, code_secret) == HandoffOutcome::Settled)
+      ++counts.handed_off;
   }
   auto lost_tests = selectIds(context.db,
                               "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'TEST' "

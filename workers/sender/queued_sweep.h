@@ -5,6 +5,8 @@
 // dead sender left behind (STALE_QUEUED), and re-runs work whose Kafka record was lost.
 // Any number of senders may sweep at once: every hand-off is claimed by a guarded update.
 
+#include <string>
+
 #include "domain/carrier_client.h"
 #include "domain/send_policy.h"
 #include "workers/runtime/run_worker.h"
@@ -19,7 +21,8 @@ struct SweepCounts {
 
 // `lost_after_seconds`: a TEST message, or a LIVE one that was due when accepted, still QUEUED
 // this long after it was due has lost its record (the consumer would have taken it long before).
+// `code_secret` opens verification codes' sealed texts (live_handoff.h).
 SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                        int lost_after_seconds = 30);
+                        const std::string& code_secret = "", int lost_after_seconds = 30);
 
 }  // namespace smsgw::workers

@@ -9,7 +9,7 @@ namespace smsgw::workers {
 void SenderHandler::operator()(const topics::Record& record) {
   auto sms = topics::OutboundSms::parse(record.payload);
   if (sms.mode == "TEST") return simulateTestSend(context_, sms.message_id);
-  handOffLive(context_, carrier_, policy_, sms.message_id);
+  handOffLive(context_, carrier_, policy_, sms.message_id, code_secret_);
 }
 
 }  // namespace smsgw::workers

@@ -4,6 +4,8 @@
 // left to the queued sweep; TEST messages are simulated (test_simulation.h).
 // Idempotent: the QUEUED guards make a replayed record a no-op.
 
+#include <string>
+
 #include "domain/carrier_client.h"
 #include "domain/send_policy.h"
 #include "topics/consumer_loop.h"
@@ -13,14 +15,20 @@ namespace smsgw::workers {
 
 class SenderHandler {
  public:
-  SenderHandler(WorkerContext& context, CarrierClient& carrier, SendPolicy policy = {})
-      : context_(context), carrier_(carrier), policy_(policy) {}
+  // `code_secret`: VERIFICATION_CODE_SECRET, which opens verification codes' sealed texts.
+  SenderHandler(WorkerContext& context, CarrierClient& carrier, SendPolicy policy = {},
+                std::string code_secret = "")
+      : context_(context),
+        carrier_(carrier),
+        policy_(policy),
+        code_secret_(std::move(code_secret)) {}
   void operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;
   CarrierClient& carrier_;
   SendPolicy policy_;
+  std::string code_secret_;
 };
 
 }  // namespace smsgw::workers
