@@ -89,6 +89,11 @@ nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
           "UPDATE broadcast_recipients r SET to_number = :token FROM broadcasts b WHERE "
           "b.id = r.broadcast_id AND b.account_id = :account AND r.to_number = :phone",
           subject);
+  counts["verifications_anonymized"] = changed(
+      *sql,
+      "UPDATE verifications SET phone_number = :token, sealed_code = NULL WHERE account_id = "
+      ":account AND phone_number = :phone",
+      subject);
   *sql << "DELETE FROM outbox WHERE published_at IS NOT NULL AND record_key = :a "
           "AND strpos(payload, :p) > 0",
       soci::use(account), soci::use(phone);
