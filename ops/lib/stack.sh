@@ -38,7 +38,8 @@ install_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# An e2e test verifies our signatures with the Standard Webhooks reference library (npm).
+# An e2e test verifies our signatures with the Standard Webhooks reference library (npm), and the
+# contract tests run npm tools (tests/contract).
 install_npm_checks() {
   if ! command -v npm >/dev/null; then
     log "installing: nodejs npm"
@@ -46,6 +47,8 @@ install_npm_checks() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
   fi
   (cd "$REPO_ROOT/tests/e2e/standardwebhooks" && npm ci --no-audit --no-fund --silent)
+  # The contract tests: Prism's validating proxy, Redocly's lint, a generated typed client.
+  (cd "$REPO_ROOT/tests/contract" && npm ci --no-audit --no-fund --silent)
 }
 
 build() {
