@@ -21,11 +21,7 @@ class BroadcastTest : public NumbersTest {
   void SetUp() override {
     account_ = newAccount(10000);
     buy(account_, kNumber, clock_.now());
-    caller_.account_id = account_;
-    caller_.key_id = "key_test";
-    caller_.mode = KeyMode::Live;
-    caller_.permissions = Permissions::everything();
-    caller_.account_status = "ACTIVE";
+    caller_ = liveCaller(account_);
     group_ = newId("cg");
     scratch_.exec("INSERT INTO contact_groups (id, account_id, name) VALUES ('" + group_ + "', '" +
                   account_ + "', 'Group')");
@@ -63,16 +59,6 @@ class BroadcastTest : public NumbersTest {
     std::map<std::string, nlohmann::json> out;
     for (const auto& line : answer["results"]) out[line["to"]] = line;
     return out;
-  }
-
-  ErrorCode refusalOf(const std::function<void()>& action) {
-    try {
-      action();
-    } catch (const ApiError& error) {
-      return error.code();
-    }
-    ADD_FAILURE() << "not refused";
-    return ErrorCode::INTERNAL_ERROR;
   }
 
   static constexpr const char* kNumber = "+16135550500";

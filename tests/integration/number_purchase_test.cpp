@@ -16,16 +16,6 @@ namespace {
 
 const TimePoint kNow = at("2027-01-31T10:00:00Z");
 
-ErrorCode refusalOf(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const ApiError& e) {
-    return e.code();
-  }
-  ADD_FAILURE() << "expected a refusal";
-  return ErrorCode::INTERNAL_ERROR;
-}
-
 }  // namespace
 
 TEST_F(NumbersTest, APurchaseChargesRentAndActivationOnceAndSchedulesTheNextMonth) {

@@ -5,12 +5,16 @@
 #include <gtest/gtest.h>
 #include <soci/soci.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "db/database.h"
 #include "db/ledger.h"
+#include "domain/caller.h"
+#include "domain/errors.h"
 #include "domain/ids.h"
+#include "domain/permissions.h"
 #include "services/numbers/purchase.h"
 #include "tests/support/fake_carrier.h"
 #include "tests/support/kafka_reader.h"
@@ -40,6 +44,27 @@ class NumbersTest : public ::testing::Test {
       db::postLedgerEntry(*sql, {id, balance_cents, "top_up", newId("topup"), "Top-up"});
     }
     return id;
+  }
+
+  // A LIVE caller of `account` with every permission, as the HTTP edge would hand a service.
+  static Caller liveCaller(const std::string& account) {
+    Caller caller;
+    caller.account_id = account;
+    caller.key_id = "key_test";
+    caller.mode = KeyMode::Live;
+    caller.permissions = Permissions::everything();
+    caller.account_status = "ACTIVE";
+    return caller;
+  }
+  // The code of the ApiError `action` throws; a failure of the test when it throws none.
+  static ErrorCode refusalOf(const std::function<void()>& action) {
+    try {
+      action();
+    } catch (const ApiError& error) {
+      return error.code();
+    }
+    ADD_FAILURE() << "not refused";
+    return ErrorCode::INTERNAL_ERROR;
   }
 
   long long query(const std::string& sql_text) {

@@ -20,11 +20,7 @@ class VerificationTest : public NumbersTest {
   void SetUp() override {
     account_ = newAccount(1000);
     buy(account_, kNumber, clock_.now());
-    caller_.account_id = account_;
-    caller_.key_id = "key_test";
-    caller_.mode = KeyMode::Live;
-    caller_.permissions = Permissions::everything();
-    caller_.account_status = "ACTIVE";
+    caller_ = liveCaller(account_);
   }
   verifications::VerificationServices services() {
     return {database_, relay_, manual_clock_, policy_, settings_};
