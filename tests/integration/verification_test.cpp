@@ -31,15 +31,6 @@ class VerificationTest : public NumbersTest {
     return verifications::startVerification(
         services(), caller, {*E164::parse(phone), *E164::parse(kNumber), std::nullopt, 6});
   }
-  ErrorCode refusalOf(const std::function<void()>& action) {
-    try {
-      action();
-    } catch (const ApiError& error) {
-      return error.code();
-    }
-    ADD_FAILURE() << "not refused";
-    return ErrorCode::INTERNAL_ERROR;
-  }
   // The sender's hand-off of the verification's message, as the worker runs it.
   void handOff(const std::string& message_id, const std::string& secret) {
     topics::OutboundSms sms{message_id, account_, kNumber, "LIVE"};
