@@ -1,7 +1,12 @@
 #include "adapters/settings.h"
 
+#include <unistd.h>
+
+#include <cctype>
 #include <fstream>
+#include <set>
 #include <stdexcept>
+#include <string_view>
 
 namespace smsgw {
 
@@ -10,12 +15,41 @@ void addDatabaseSettings(ProcessSettings& settings, std::string& database_url) {
   settings.add("DATABASE_URL", database_url, "libpq connection string");
 }
 
+std::map<std::string, std::string> kafkaPassthrough(const char* const* environment) {
+  static const std::set<std::string> kOwnVariables = {
+      "KAFKA_BROKERS", "KAFKA_BOOTSTRAP_FILE", "KAFKA_GROUP_PREFIX", "KAFKA_SESSION_TIMEOUT_MS",
+      "KAFKA_FETCH_WAIT_MAX_MS"};
+  const std::string prefix = "KAFKA_";
+  std::map<std::string, std::string> properties;
+  for (const char* const* entry = environment; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    auto equals = text.find('=');
+    if (equals == std::string_view::npos || text.substr(0, prefix.size()) != prefix) continue;
+    std::string variable(text.substr(0, equals));
+    if (kOwnVariables.count(variable) || variable.size() == prefix.size()) continue;
+    std::string name;
+    for (size_t i = prefix.size(); i < variable.size();) {
+      size_t run = 0;
+      while (i + run < variable.size() && variable[i + run] == '_') ++run;
+      if (run == 0) {
+        name += static_cast<char>(std::tolower(static_cast<unsigned char>(variable[i++])));
+        continue;
+      }
+      name += run == 1 ? "." : run == 2 ? "_" : "-";
+      i += run;
+    }
+    properties[name] = std::string(text.substr(equals + 1));
+  }
+  return properties;
+}
+
 void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka) {
   settings.add("KAFKA_BROKERS", kafka.brokers, "Kafka bootstrap list; wins over the file below",
                "none");
   settings.add("KAFKA_BOOTSTRAP_FILE", kafka.bootstrap_file,
                "file whose first line is the bootstrap list (written by smsgw-broker)", "none");
   settings.afterReading([&kafka] {
+    kafka.properties = kafkaPassthrough(environ);
     if (!kafka.brokers.empty()) return;
     if (kafka.bootstrap_file.empty())
       throw std::invalid_argument("set KAFKA_BROKERS or KAFKA_BOOTSTRAP_FILE");

@@ -3,6 +3,7 @@
 // the Kafka bootstrap, the carrier and the send policy. Each names its variables and keeps the
 // defaults its struct gives.
 
+#include <map>
 #include <string>
 
 #include "adapters/http_carrier_client.h"
@@ -17,9 +18,19 @@ void addDatabaseSettings(ProcessSettings& settings, std::string& database_url);
 struct KafkaSettings {
   std::string brokers;         // KAFKA_BROKERS, or the first line of KAFKA_BOOTSTRAP_FILE
   std::string bootstrap_file;  // written by the embedded broker (ops/broker)
+  // Any other KAFKA_* variable, as the librdkafka setting it names (kafkaPassthrough).
+  std::map<std::string, std::string> properties;
 };
-// KAFKA_BROKERS, KAFKA_BOOTSTRAP_FILE; one of them must give the bootstrap list.
+// KAFKA_BROKERS, KAFKA_BOOTSTRAP_FILE; one of them must give the bootstrap list. Every other
+// KAFKA_* variable of the environment passes through to librdkafka (SASL, TLS for a managed
+// Kafka, without a code change).
 void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka);
+
+// The librdkafka settings the environment's KAFKA_* variables name, Confluent's images'
+// convention: the rest of the name lower-cased, `_` for `.`, `__` for `_`, `___` for `-`
+// (KAFKA_SASL_MECHANISMS=PLAIN gives sasl.mechanisms=PLAIN). The variables the processes read
+// themselves (KAFKA_BROKERS, KAFKA_BOOTSTRAP_FILE, KAFKA_GROUP_PREFIX, ...) are left out.
+std::map<std::string, std::string> kafkaPassthrough(const char* const* environment);
 
 // CARRIER_BASE_URL, CARRIER_API_KEY (a secret: the simulator's key on a local stack only),
 // CARRIER_TIMEOUT_MS.

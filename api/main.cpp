@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   try {
     const auto& stop = topics::stopOnSignals();
     db::Database db(config.database_url, static_cast<size_t>(config.api.db_pool_size));
-    topics::Producer producer(config.kafka.brokers, "smsgw-api");
+    topics::Producer producer(config.kafka.brokers, "smsgw-api", config.kafka.properties);
     topics::OutboxRelay relay(db, producer);
     HttpCarrierClient carrier(config.carrier);
     SandboxPaymentProvider payments;

@@ -5,15 +5,19 @@
 
 #include <algorithm>
 #include <csignal>
+#include <deque>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "db/error_text.h"
 #include "topics/catalogue.h"
 #include "topics/kafka_handles.h"
 #include "topics/records.h"
+#include "topics/settled_offsets.h"
 
 namespace smsgw::topics {
 namespace {
@@ -37,6 +41,7 @@ KafkaHandle connectConsumer(const ConsumerConfig& config) {
   set("heartbeat.interval.ms", std::to_string(std::max(100, config.session_timeout_ms / 6)));
   set("topic.metadata.refresh.interval.ms", "5000");
   set("fetch.wait.max.ms", std::to_string(config.fetch_wait_max_ms));
+  setKafkaConfs(conf.get(), config.properties);
   KafkaHandle consumer = newKafka(RD_KAFKA_CONSUMER, std::move(conf));
   rd_kafka_poll_set_consumer(consumer.get());
   PartitionList subscription(
@@ -78,10 +83,14 @@ const std::atomic<bool>& stopOnSignals() {
   return g_stop_requested;
 }
 
-ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler)
-    : config_(std::move(config)), dead_letters_(dead_letters), handler_(std::move(handler)) {}
+RecordRunner::RecordRunner(const ConsumerConfig& config, Producer& dead_letters,
+                           RecordHandler handler)
+    : max_retry_time_(config.max_retry_time),
+      classify_(config.classify),
+      dead_letters_(dead_letters),
+      handler_(std::move(handler)) {}
 
-void ConsumerLoop::deadLetter(const Record& record, const std::string& reason) {
+void RecordRunner::deadLetter(const Record& record, const std::string& reason) {
   RecordHeaders headers = record.headers;
   headers["dlq.reason"] = reason;
   headers["dlq.source"] =
@@ -90,32 +99,31 @@ void ConsumerLoop::deadLetter(const Record& record, const std::string& reason) {
   spdlog::warn("dead-lettered {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
-void ConsumerLoop::retryOrGiveUp(const Record& record, const std::string& reason,
+void RecordRunner::retryOrGiveUp(const Record& record, const std::string& reason,
                                  std::chrono::steady_clock::time_point& first_failure) {
   if (first_failure == std::chrono::steady_clock::time_point{})
     first_failure = std::chrono::steady_clock::now();
-  if (std::chrono::steady_clock::now() - first_failure > config_.max_retry_time) {
+  if (std::chrono::steady_clock::now() - first_failure > max_retry_time_) {
     throw FatalConsumerError("retryable failure outlasted its budget: " + reason);
   }
   spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
-ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
-                                                      const std::atomic<bool>& stop) {
+RecordRunner::Result RecordRunner::run(const Record& record, const std::atomic<bool>& stop) {
   auto first_failure = std::chrono::steady_clock::time_point{};
   auto backoff = std::chrono::milliseconds(100);
   int unknown_failures = 0;
   while (true) {
     try {
-      handler_(record);
-      return Handled::Done;
+      Outcome outcome = handler_(record);
+      return {outcome.applied ? Handled::Applied : Handled::Unchanged, outcome.settles};
     } catch (const PermanentError& e) {
       deadLetter(record, db::describeError(e));
-      return Handled::DeadLettered;
+      return {Handled::DeadLettered, {}};
     } catch (const RetryableError& e) {
       retryOrGiveUp(record, db::describeError(e), first_failure);
     } catch (const std::exception& e) {
-      FailureKind kind = config_.classify ? config_.classify(e) : FailureKind::Unknown;
+      FailureKind kind = classify_ ? classify_(e) : FailureKind::Unknown;
       if (kind == FailureKind::Retryable) {
         retryOrGiveUp(record, db::describeError(e), first_failure);
       } else if (++unknown_failures >= kMaxUnknownFailures) {
@@ -123,17 +131,20 @@ ConsumerLoop::Handled ConsumerLoop::handleWithRetries(const Record& record,
         // the others.
         deadLetter(record, std::string("failed ") + std::to_string(unknown_failures) +
                                " times: " + db::describeError(e));
-        return Handled::DeadLettered;
+        return {Handled::DeadLettered, {}};
       } else {
         spdlog::error("handler failed on {}/{}/{} (try {}): {}", record.topic, record.partition,
                       record.offset, unknown_failures, db::describeError(e));
       }
     }
-    if (stop.load()) return Handled::Interrupted;
+    if (stop.load()) return {Handled::Interrupted, {}};
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
   }
 }
+
+ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler)
+    : config_(std::move(config)), runner_(config_, dead_letters, std::move(handler)) {}
 
 void ConsumerLoop::run(const std::atomic<bool>& stop) {
   KafkaHandle consumer;
@@ -146,25 +157,24 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   }
   spdlog::info("consuming {} as group {}", fmt::join(config_.topics, ","), config_.group_id);
 
+  SettledOffsets offsets;
   while (!stop.load()) {
     KafkaMessage message(rd_kafka_consumer_poll(consumer.get(), 200));
-    if (!message) continue;
-    if (message->err) {
+    if (message && message->err) {
       if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         spdlog::warn("consumer: {}", rd_kafka_message_errstr(message.get()));
       }
-      continue;
+    } else if (message) {
+      Record record = recordFromMessage(message.get());
+      auto result = runner_.run(record, stop);
+      if (result.handled == RecordRunner::Handled::Interrupted)
+        break;  // not stored: replayed later
+      offsets.handled(record, std::move(result.settles));
     }
-    Record record = recordFromMessage(message.get());
-    if (handleWithRetries(record, stop) == Handled::Interrupted)
-      break;  // not stored: replayed later
-    PartitionList position(rd_kafka_topic_partition_list_new(1));
-    rd_kafka_topic_partition_list_add(position.get(), record.topic.c_str(), record.partition)
-        ->offset = record.offset + 1;
-    rd_kafka_resp_err_t store_err = rd_kafka_offsets_store(consumer.get(), position.get());
-    if (store_err) spdlog::warn("offset store {}: {}", record.topic, rd_kafka_err2str(store_err));
+    offsets.store(consumer.get());
   }
   spdlog::info("consumer closing");
+  offsets.store(consumer.get());
   rd_kafka_consumer_close(consumer.get());  // commits stored offsets and leaves the group
 }
 

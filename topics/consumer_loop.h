@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,25 @@ struct Record {
   RecordHeaders headers;
 };
 
-using RecordHandler = std::function<void(const Record&)>;
+// What a handler did with its record: the consume loop stores offsets by it, and a replay
+// reports it (ops/admin replay: applied, already applied).
+struct Outcome {
+  // False when the record changed nothing: its effects were already there (a replay, a
+  // duplicate) or it is not this database's to act on.
+  bool applied = true;
+  // Set when the effects become durable only later, on another thread (the webhook
+  // dispatcher's attempts): the record's offset is stored once this is ready, so a crash in
+  // between replays the record (DESIGN.md rule 3).
+  std::shared_future<void> settles;
+
+  static Outcome done() { return {}; }
+  static Outcome unchanged() { return {false, {}}; }
+  static Outcome settlesLater(std::shared_future<void> settled) {
+    return {true, std::move(settled)};
+  }
+};
+
+using RecordHandler = std::function<Outcome(const Record&)>;
 
 // Copies what a handler needs out of a librdkafka message.
 Record recordFromMessage(const rd_kafka_message_s* message);
@@ -46,6 +65,8 @@ struct ConsumerConfig {
   std::string group_id;
   std::vector<std::string> topics;
   int session_timeout_ms = 6000;
+  // Further librdkafka settings (KAFKA_* passthrough: security, SASL, TLS), set last.
+  KafkaProperties properties;
   // How long a fetch may wait at the broker for records. Kafka answers a waiting fetch as soon
   // as records arrive, but librdkafka's mock cluster (local runs, CI) holds it the full time:
   // at librdkafka's 500 ms default that was the bulk of the time from an accepted send to the
@@ -62,24 +83,44 @@ class FatalConsumerError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class ConsumerLoop {
+// Runs a handler on one record the way every consumer must: retryable failures are tried
+// again with backoff, permanent ones (and a record failing kMaxUnknownFailures times) go to the
+// dead-letter topic. Shared by the consume loop and the replay (topics/replay.h). One thread.
+class RecordRunner {
  public:
   static constexpr int kMaxUnknownFailures = 5;
 
+  enum class Handled { Applied, Unchanged, DeadLettered, Interrupted };
+  struct Result {
+    Handled handled = Handled::Applied;
+    std::shared_future<void> settles;  // as Outcome::settles
+  };
+
+  RecordRunner(const ConsumerConfig& config, Producer& dead_letters, RecordHandler handler);
+  // Throws FatalConsumerError when a retryable failure outlasts max_retry_time; Interrupted
+  // when `stop` became true between tries (the record was not handled).
+  Result run(const Record& record, const std::atomic<bool>& stop);
+
+ private:
+  void deadLetter(const Record& record, const std::string& reason);
+  void retryOrGiveUp(const Record& record, const std::string& reason,
+                     std::chrono::steady_clock::time_point& first_failure);
+
+  std::chrono::milliseconds max_retry_time_;
+  std::function<FailureKind(const std::exception&)> classify_;
+  Producer& dead_letters_;
+  RecordHandler handler_;
+};
+
+class ConsumerLoop {
+ public:
   ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler);
   // Throws FatalConsumerError when a retryable failure outlasts max_retry_time.
   void run(const std::atomic<bool>& stop);
 
  private:
-  enum class Handled { Done, DeadLettered, Interrupted };
-  Handled handleWithRetries(const Record& record, const std::atomic<bool>& stop);
-  void deadLetter(const Record& record, const std::string& reason);
-  void retryOrGiveUp(const Record& record, const std::string& reason,
-                     std::chrono::steady_clock::time_point& first_failure);
-
   ConsumerConfig config_;
-  Producer& dead_letters_;
-  RecordHandler handler_;
+  RecordRunner runner_;
 };
 
 // Runs `count` consume loops side by side, one thread each, every one its own member of the

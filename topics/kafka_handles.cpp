@@ -14,6 +14,10 @@ void setKafkaConf(rd_kafka_conf_t* conf, const char* name, const std::string& va
     throw std::runtime_error(std::string("kafka config ") + name + ": " + err);
 }
 
+void setKafkaConfs(rd_kafka_conf_t* conf, const std::map<std::string, std::string>& properties) {
+  for (const auto& [name, value] : properties) setKafkaConf(conf, name.c_str(), value);
+}
+
 KafkaHandle newKafka(rd_kafka_type_t type, KafkaConf conf) {
   char err[512];
   rd_kafka_t* handle = rd_kafka_new(type, conf.get(), err, sizeof err);

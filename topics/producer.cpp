@@ -24,7 +24,8 @@ void ProducerHandleDestroy::operator()(rd_kafka_s* handle) const {
   rd_kafka_destroy(handle);
 }
 
-Producer::Producer(const std::string& brokers, const std::string& client_id) {
+Producer::Producer(const std::string& brokers, const std::string& client_id,
+                   const KafkaProperties& properties) {
   KafkaConf conf = newKafkaConf();
   try {
     setKafkaConf(conf.get(), "bootstrap.servers", brokers);
@@ -33,6 +34,7 @@ Producer::Producer(const std::string& brokers, const std::string& client_id) {
     setKafkaConf(conf.get(), "acks", "all");
     setKafkaConf(conf.get(), "linger.ms", "2");
     setKafkaConf(conf.get(), "message.timeout.ms", "30000");
+    setKafkaConfs(conf.get(), properties);
     rd_kafka_conf_set_dr_msg_cb(conf.get(), onDelivery);
     rk_.reset(newKafka(RD_KAFKA_PRODUCER, std::move(conf)).release());
   } catch (const std::runtime_error& e) {

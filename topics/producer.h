@@ -21,6 +21,8 @@ class ProduceError : public std::runtime_error {
 };
 
 using RecordHeaders = std::map<std::string, std::string>;
+// librdkafka settings by name ("security.protocol" = "SASL_SSL"), applied after our own.
+using KafkaProperties = std::map<std::string, std::string>;
 
 // Destroys the producer's librdkafka handle (defined beside it, so this header stays light).
 struct ProducerHandleDestroy {
@@ -29,7 +31,8 @@ struct ProducerHandleDestroy {
 
 class Producer {
  public:
-  Producer(const std::string& brokers, const std::string& client_id);
+  Producer(const std::string& brokers, const std::string& client_id,
+           const KafkaProperties& properties = {});
   ~Producer();
   Producer(const Producer&) = delete;
   Producer& operator=(const Producer&) = delete;

@@ -1,11 +1,13 @@
 // smsgw-admin: the staff command line. Decides allowance requests, sets toll-free verification
-// statuses, releases numbers as staff, credits accounts and runs rent billing as of a time.
+// statuses, releases numbers as staff, credits accounts, runs rent billing as of a time and
+// replays a topic range through its worker.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
 #include "adapters/settings.h"
+#include "ops/admin/replay.h"
 #include "ops/admin/staff.h"
 
 using namespace smsgw;
@@ -127,7 +129,19 @@ int main(int argc, char** argv) {
                        "seconds to wait for the rent-billing worker to handle what was published");
   app.add_option("--now", now_text, "act as if it were this time (ISO 8601 UTC)");
 
+  workers::ReplayCommand replay;
+  std::string worker_dir;
+  auto* replay_cmd = app.add_subcommand(
+      "replay",
+      "re-process a topic range through its worker's handler (dry run without --execute)");
+  workers::addReplayOptions(*replay_cmd, replay);
+  replay_cmd->add_option("--worker-dir", worker_dir,
+                         "where the worker executables are (default: beside smsgw-admin, or the "
+                         "build tree's workers/)");
+
   settings.parse(argc, argv);
+  // The worker that handles the topic runs the replay with its own settings: hand over to it.
+  if (replay_cmd->parsed()) return admin::handOverReplay(replay, worker_dir);
   initLogging("admin");
   try {
     StaffClock clock(now_text.empty() ? std::nullopt

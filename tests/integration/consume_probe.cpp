@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
     auto payload = nlohmann::json::parse(record.payload, nullptr, false);
     if (payload.is_discarded()) throw topics::PermanentError("payload is not JSON");
     // it.scratch also carries other tests' records: anything not of this run is passed over.
-    if (!payload.is_object() || !payload.contains("run") || payload["run"] != run) return;
+    if (!payload.is_object() || !payload.contains("run") || payload["run"] != run)
+      return topics::Outcome::unchanged();
     std::string id = payload.value("id", "");
     if (id == slow_id) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
     db::Session sql(db);
@@ -50,9 +51,13 @@ int main(int argc, char** argv) {
         soci::use(id), soci::use(record.partition);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     tx.commit();
+    return topics::Outcome::done();
   };
+  topics::ConsumerConfig config;
+  config.brokers = brokers;
+  config.group_id = group;
+  config.topics = {topic};
   topics::runConsumeLoops(
-      {brokers, group, {topic}, 6000}, loops, producer,
-      [&] { return topics::RecordHandler(handler); }, stop);
+      config, loops, producer, [&] { return topics::RecordHandler(handler); }, stop);
   return 0;
 }

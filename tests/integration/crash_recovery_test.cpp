@@ -20,14 +20,10 @@
 
 #include "adapters/http_client.h"
 #include "db/database.h"
-#include "db/ledger.h"
-#include "domain/api_key.h"
 #include "domain/crypto.h"
 #include "domain/ids.h"
-#include "domain/permissions.h"
-#include "services/numbers/purchase.h"
 #include "tests/support/crash_stack.h"
-#include "tests/support/fake_carrier.h"
+#include "tests/support/live_customers.h"
 #include "tests/support/scratch_database.h"
 
 using namespace smsgw;
@@ -39,15 +35,6 @@ constexpr int kAccounts = 4;
 constexpr int kSendsPerAccount = 500;
 constexpr int kNumbersPerAccount = 3;
 constexpr int kRecipientsPerAccount = 100;  // 5 texts each: under 30 an hour
-
-struct Customer {
-  std::string id, key;
-  std::vector<std::string> numbers, recipients;
-};
-
-struct Accepted {
-  std::string id, body;
-};
 
 // The kill schedule's seed: CRASH_TEST_SEED replays a run, otherwise a new one (logged).
 uint32_t killSeed() {
@@ -62,78 +49,20 @@ class CrashRecoveryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(stack_.start());
-    for (int i = 0; i < kAccounts; ++i) customers_.push_back(newCustomer());
+    for (int i = 0; i < kAccounts; ++i)
+      customers_.push_back(factory_.make(kNumbersPerAccount, kRecipientsPerAccount));
   }
 
   std::string apiUrl() const { return stack_.apiUrl(); }
   std::string simUrl() const { return stack_.simUrl(); }
   static bool healthy(const std::string& base) { return CrashStack::healthy(base); }
 
-  // A verified, funded account with numbers, a LIVE key and express consent from its recipients.
-  Customer newCustomer() {
-    Customer c;
-    c.id = newId("acc");
-    scratch_.exec(
-        "INSERT INTO accounts (id, name, email, password_hash, status, verified_phone, "
-        "phone_number_limit) VALUES ('" +
-        c.id + "', 'Crash', '" + c.id + "@ex.ca', 'x', 'ACTIVE', '+14162220000', 10)");
-    {
-      db::Session sql(database_);
-      db::postLedgerEntry(*sql, {c.id, 100000, "top_up", newId("topup"), "Top-up"});
-    }
-    GeneratedKey key = generateApiKey(KeyMode::Live);
-    c.key = key.secret;
-    scratch_.exec(
-        "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, "
-        "permissions) VALUES ('" +
-        newId("key") + "', '" + c.id + "', '" + key.hash + "', '" + key.key_prefix +
-        "', 'LIVE', '" + Permissions::everything().toJson().dump() + "'::jsonb)");
-    FakeCarrier numbers_carrier;
-    for (int n = 0; n < kNumbersPerAccount; ++n) {
-      std::string number = "+1613" + std::to_string(3000000 + next_number_++);
-      auto outcome = numbers::purchaseNumber(database_, numbers_carrier, c.id, *E164::parse(number),
-                                             std::chrono::system_clock::now());
-      EXPECT_EQ(outcome.kind, numbers::PurchaseOutcome::Kind::Completed) << outcome.detail;
-      c.numbers.push_back(number);
-    }
-    for (int r = 0; r < kRecipientsPerAccount; ++r) {
-      std::string to = "+1514" + std::to_string(3000000 + next_recipient_++);
-      scratch_.exec(
-          "INSERT INTO consents (id, account_id, mode, channel, phone_number, "
-          "consent_type, source_description) VALUES ('" +
-          newId("cns") + "', '" + c.id + "', 'LIVE', 'SMS', '" + to +
-          "', 'EXPRESS', 'Crash test')");
-      c.recipients.push_back(to);
-    }
-    return c;
-  }
-
   // Sends as a careful client: a transport error or a 5xx is retried with the same
   // Idempotency-Key until the API answers.
-  void sendAll(const Customer& c) {
-    for (int i = 0; i < kSendsPerAccount; ++i) {
-      nlohmann::json body = {{"from", c.numbers[i % kNumbersPerAccount]},
-                             {"to", c.recipients[i % kRecipientsPerAccount]},
-                             {"body", "Crash test " + c.id + " #" + std::to_string(i)}};
-      HttpHeaders headers = {{"Authorization", "Bearer " + c.key},
-                             {"Content-Type", "application/json"},
-                             {"Idempotency-Key", "send-" + std::to_string(i)}};
-      for (int attempt = 0;; ++attempt) {
-        auto response = httpRequest("POST", apiUrl() + "/v1/messages", headers, body.dump(),
-                                    std::chrono::seconds(10));
-        if (response.status == 201) {
-          std::lock_guard lock(mutex_);
-          accepted_.push_back({nlohmann::json::parse(response.body)["id"], body["body"]});
-          break;
-        }
-        if ((response.status != 0 && response.status < 500 && response.status != 409) ||
-            attempt > 300) {
-          ADD_FAILURE() << "send refused: " << response.status << " " << response.body;
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
+  void sendAll(const LiveCustomer& c) {
+    auto sent = sendAsCarefulClient(apiUrl(), c, kSendsPerAccount, "send");
+    std::lock_guard lock(mutex_);
+    accepted_.insert(accepted_.end(), sent.begin(), sent.end());
   }
 
   long long query(const std::string& sql_text) {
@@ -151,10 +80,10 @@ class CrashRecoveryTest : public ::testing::Test {
                      {"STALE_HANDOFF_SECONDS", "5"},
                      {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not this test's subject
                      {"SIM_RECEIPT_DELAY_MS", "100"}}};
-  int next_number_ = 0, next_recipient_ = 0;
-  std::vector<Customer> customers_;
+  LiveCustomerFactory factory_{database_};
+  std::vector<LiveCustomer> customers_;
   std::mutex mutex_;
-  std::vector<Accepted> accepted_;
+  std::vector<AcceptedSend> accepted_;
 };
 
 }  // namespace

@@ -28,50 +28,89 @@ int count(db::Database& db, const std::string& query) {
   return n;
 }
 
-TEST(DispatcherCrash, AnEventWhoseRetryWasInFlightWhenTheDispatcherDiedIsDelivered) {
-  ScratchDatabase scratch;
-  db::Database db(scratch.url(), 2);
-  WebhookReceiver receiver;
-  receiver.answerWith(ReceiverAnswer::Status, 500);
-  std::string account = newId("acc");
-  scratch.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" + account +
-               "', 'T', '" + account + "@ex.ca', 'x', 'ACTIVE');" +
-               "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES ('" +
-               newId("wh") + "', '" + account + "', '" + receiver.url() +
-               "', '[\"message.sent\"]', '" + newWebhookSecret() + "')");
+class DispatcherCrash : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scratch_.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" +
+                  account_ + "', 'T', '" + account_ + "@ex.ca', 'x', 'ACTIVE');" +
+                  "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES ('" +
+                  newId("wh") + "', '" + account_ + "', '" + receiver_.url() +
+                  "', '[\"message.sent\"]', '" + newWebhookSecret() + "')");
+  }
 
-  std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
-  std::map<std::string, std::string> env = {
-      {"DATABASE_URL", scratch.url()},           {"KAFKA_GROUP_PREFIX", "whcrash" + run},
-      {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}, {"WEBHOOK_TIMEOUT_MS", "20000"},
-      {"WEBHOOK_RETRY_POLL_MS", "100"},          {"WEBHOOK_RETRY_LEASE_SECONDS", "3"}};
-  auto log = (std::filesystem::temp_directory_path() / ("whcrash-" + run + ".log")).string();
-  ChildProcess first(SMSGW_DISPATCHER_PATH, {}, env, log);
-  first.start();
-  {
-    db::Session sql(db);
+  std::unique_ptr<ChildProcess> dispatcher() {
+    std::map<std::string, std::string> env = {
+        {"DATABASE_URL", scratch_.url()},          {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
+        {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}, {"WEBHOOK_TIMEOUT_MS", "20000"},
+        {"WEBHOOK_RETRY_POLL_MS", "100"},          {"WEBHOOK_RETRY_LEASE_SECONDS", "3"}};
+    auto log = (std::filesystem::temp_directory_path() / ("whcrash-" + run_ + ".log")).string();
+    return std::make_unique<ChildProcess>(SMSGW_DISPATCHER_PATH, std::vector<std::string>{}, env,
+                                          log);
+  }
+
+  void raise() {
+    db::Session sql(db_);
     soci::transaction tx(*sql);
-    topics::raiseEvent(*sql, {account, "message.sent", true, {{"message_id", "msg_1"}}});
+    topics::raiseEvent(*sql, {account_, "message.sent", true, {{"message_id", "msg_1"}}});
     tx.commit();
   }
-  ASSERT_EQ(receiver.waitFor(1, 60s).size(), 1u) << "the first attempt, answered 500";
-  receiver.answerWith(ReceiverAnswer::Hang);
-  ASSERT_EQ(receiver.waitFor(2, 30s).size(), 2u) << "the retry, in flight";
-  first.kill9();
-  EXPECT_EQ(count(db, "SELECT count(*) FROM webhook_retries"), 1) << "still owed";
 
-  receiver.answerWith(ReceiverAnswer::Ok);
-  ChildProcess second(SMSGW_DISPATCHER_PATH, {}, env, log);
-  second.start();
-  auto got = receiver.waitFor(3, 60s);
+  ScratchDatabase scratch_;
+  db::Database db_{scratch_.url(), 2};
+  WebhookReceiver receiver_;
+  std::string account_ = newId("acc");
+  std::string run_ = crypto::sha256Hex(newId("run")).substr(0, 8);
+};
+
+TEST_F(DispatcherCrash, AnEventWhoseRetryWasInFlightWhenTheDispatcherDiedIsDelivered) {
+  receiver_.answerWith(ReceiverAnswer::Status, 500);
+  auto first = dispatcher();
+  first->start();
+  raise();
+  ASSERT_EQ(receiver_.waitFor(1, 60s).size(), 1u) << "the first attempt, answered 500";
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  ASSERT_EQ(receiver_.waitFor(2, 30s).size(), 2u) << "the retry, in flight";
+  first->kill9();
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_retries"), 1) << "still owed";
+
+  receiver_.answerWith(ReceiverAnswer::Ok);
+  auto second = dispatcher();
+  second->start();
+  auto got = receiver_.waitFor(3, 60s);
   ASSERT_EQ(got.size(), 3u) << "taken again once the lease ran out";
   EXPECT_EQ(got[2].headers["webhook-id"], got[0].headers["webhook-id"]);
-  for (int i = 0; i < 100 && count(db, "SELECT count(*) FROM webhook_retries") > 0; ++i)
+  for (int i = 0; i < 100 && count(db_, "SELECT count(*) FROM webhook_retries") > 0; ++i)
     std::this_thread::sleep_for(100ms);
-  EXPECT_EQ(count(db, "SELECT count(*) FROM webhook_retries"), 0);
-  EXPECT_EQ(count(db, "SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 2"), 1)
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_retries"), 0);
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 2"), 1)
       << "the killed attempt left no record; the one that succeeded is the second";
-  EXPECT_EQ(count(db, "SELECT count(*) FROM webhook_dead_letters"), 0);
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_dead_letters"), 0);
+}
+
+// A first attempt lives only in the dispatcher's memory until it is settled: the record's offset
+// waits for it (Outcome::settles), so a dispatcher killed mid-attempt replays the event.
+TEST_F(DispatcherCrash, AnEventWhoseFirstAttemptWasInFlightWhenTheDispatcherDiedIsDelivered) {
+  receiver_.answerWith(ReceiverAnswer::Hang);
+  auto first = dispatcher();
+  first->start();
+  raise();
+  ASSERT_EQ(receiver_.waitFor(1, 60s).size(), 1u) << "the first attempt, in flight";
+  std::this_thread::sleep_for(2s);  // well past the consumer's offset commit interval
+  first->kill9();
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_retries") +
+                count(db_, "SELECT count(*) FROM webhook_deliveries"),
+            0)
+      << "nothing in the database says the event is owed";
+
+  receiver_.answerWith(ReceiverAnswer::Ok);
+  auto second = dispatcher();
+  second->start();
+  auto got = receiver_.waitFor(2, 60s);
+  ASSERT_EQ(got.size(), 2u) << "the event, replayed from its uncommitted offset";
+  EXPECT_EQ(got[1].headers["webhook-id"], got[0].headers["webhook-id"]);
+  for (int i = 0; i < 100 && count(db_, "SELECT count(*) FROM webhook_deliveries") == 0; ++i)
+    std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_deliveries WHERE success"), 1);
 }
 
 }  // namespace

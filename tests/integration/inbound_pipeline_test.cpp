@@ -82,8 +82,8 @@ TEST_F(InboundPipelineTest, AReceivedTextIsStoredChargedAndAnnouncedOnceHoweverO
 
 TEST_F(InboundPipelineTest, StopOptsOutRepliesOnceAndTheConsentCheckRefuses) {
   auto record = text("  stop please ", "car_stop");
-  handler_(record);
-  handler_(record);  // replayed
+  EXPECT_TRUE(handler_(record).applied);
+  EXPECT_FALSE(handler_(record).applied) << "a replay reports it changed nothing";
   EXPECT_EQ(consentFrom(number_).refusal(), ErrorCode::OPT_OUT_BLOCKED);
   EXPECT_EQ(count("opt_outs WHERE keyword_used = 'STOP PLEASE'"), 1);
   EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'STOP' AND cost_cents = 0 "

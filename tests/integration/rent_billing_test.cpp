@@ -141,8 +141,8 @@ TEST_F(RentBillingTest, TheGracePeriodEndsInAReleaseRaisedOnce) {
   EXPECT_EQ(pass(at("2027-03-07T10:00:00Z")).grace_expired, 1);
   auto expire = queuedRentRecords().back();
   EXPECT_EQ(expire.action, "expire");
-  handler_(asRecord(expire));
-  handler_(asRecord(expire));  // replayed
+  EXPECT_TRUE(handler_(asRecord(expire)).applied);
+  EXPECT_FALSE(handler_(asRecord(expire)).applied) << "a replay reports it changed nothing";
   EXPECT_EQ(status(id), "RELEASED");
   EXPECT_EQ(carrier_.releases.load(), 1) << "a replay never asks the carrier again";
   EXPECT_FALSE(carrier_.holds("+16135550230"));

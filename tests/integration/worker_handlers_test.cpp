@@ -74,8 +74,8 @@ class WorkerHandlersTest : public ::testing::Test {
 TEST_F(WorkerHandlersTest, SenderHandlesAReplayedRecordOnce) {
   NoCarrier carrier;
   workers::SenderHandler sender(context_, carrier);
-  sender(outboundRecord());
-  sender(outboundRecord());
+  EXPECT_TRUE(sender(outboundRecord()).applied);
+  EXPECT_FALSE(sender(outboundRecord()).applied) << "a replay reports it changed nothing";
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE type = 'message.sent'"), 1);
   EXPECT_EQ(count("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'"), 1);
   EXPECT_EQ(count("SELECT count(*) FROM messages WHERE status = 'SENDING'"), 1);
@@ -92,8 +92,8 @@ TEST_F(WorkerHandlersTest, ReceiptHandlesAReplayedRecordOnce) {
                          topics::CarrierReceipt{"sim_" + message_, "delivered"}.toJson().dump(),
                          {}};
   workers::ReceiptHandler handler(context_);
-  handler(receipt);
-  handler(receipt);
+  EXPECT_TRUE(handler(receipt).applied);
+  EXPECT_FALSE(handler(receipt).applied) << "a replay reports it changed nothing";
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE type = 'message.delivered'"), 1);
   EXPECT_EQ(
       count(

@@ -1,7 +1,10 @@
 #include "tests/support/child_process.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,11 +16,13 @@ extern char** environ;
 namespace smsgw::testing {
 
 ChildProcess::ChildProcess(std::string path, std::vector<std::string> args,
-                           std::map<std::string, std::string> extra_env, std::string log_path)
+                           std::map<std::string, std::string> extra_env, std::string log_path,
+                           std::string stdout_path)
     : path_(std::move(path)),
       args_(std::move(args)),
       extra_env_(std::move(extra_env)),
-      log_path_(std::move(log_path)) {}
+      log_path_(std::move(log_path)),
+      stdout_path_(std::move(stdout_path)) {}
 
 ChildProcess::~ChildProcess() {
   if (running()) kill9();
@@ -42,9 +47,14 @@ void ChildProcess::start() {
 
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log_path_.c_str(),
+  posix_spawn_file_actions_addopen(&files, STDERR_FILENO, log_path_.c_str(),
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+  if (stdout_path_.empty()) {
+    posix_spawn_file_actions_adddup2(&files, STDERR_FILENO, STDOUT_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, stdout_path_.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
   int rc = posix_spawn(&pid_, path_.c_str(), &files, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&files);
   if (rc != 0) {
@@ -67,12 +77,32 @@ std::optional<int> ChildProcess::waitForExit(std::chrono::milliseconds timeout) 
   return std::nullopt;
 }
 
+int ChildProcess::terminate(std::chrono::milliseconds grace) {
+  if (!running()) return -1;
+  ::kill(pid_, SIGTERM);
+  if (auto status = waitForExit(grace)) return *status;
+  kill9();
+  return 128 + SIGKILL;
+}
+
 void ChildProcess::kill9() {
   if (!running()) return;
   ::kill(pid_, SIGKILL);
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
+}
+
+int freeLoopbackPort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(fd);
+  return ntohs(address.sin_port);
 }
 
 }  // namespace smsgw::testing

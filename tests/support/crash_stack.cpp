@@ -1,10 +1,5 @@
 #include "tests/support/crash_stack.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <thread>
 
@@ -13,26 +8,9 @@
 #include "domain/ids.h"
 
 namespace smsgw::testing {
-namespace {
-
-// A port the kernel has just given out as free (bound to port 0, then let go): the processes
-// are restarted on it after each kill, so it must be fixed for the test's life.
-int freePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
-}  // namespace
 
 CrashStack::CrashStack(const std::string& database_url, std::map<std::string, std::string> settings)
-    : api_port_(freePort()), sim_port_(freePort()) {
+    : api_port_(freeLoopbackPort()), sim_port_(freeLoopbackPort()) {
   std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
   std::map<std::string, std::string> env = {{"DATABASE_URL", database_url},
                                             {"KAFKA_GROUP_PREFIX", "crash" + run},

@@ -107,7 +107,7 @@ KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topi
 
 }  // namespace
 
-void InboundHandler::operator()(const topics::Record& record) {
+topics::Outcome InboundHandler::operator()(const topics::Record& record) {
   auto sms = topics::InboundSms::parse(record.payload);
   KeywordReply reply = readKeyword(sms.text);
   db::Session sql(context_.db);
@@ -116,7 +116,7 @@ void InboundHandler::operator()(const topics::Record& record) {
   if (!holder) {
     spdlog::warn("text {} to {}, a number no account holds: dropped", sms.carrier_message_id,
                  sms.to);
-    return;
+    return topics::Outcome::unchanged();
   }
   int received = receivedInWindow(*sql, holder->account_id);
   bool capped = isCapped(reply.keyword, holder->daily_cap, received);
@@ -134,7 +134,7 @@ void InboundHandler::operator()(const topics::Record& record) {
       soci::use(sms.carrier_message_id), soci::use(capped_flag), soci::into(inserted);
   if (!sql->got_data()) {
     spdlog::info("inbound {} already stored; replay ignored", sms.carrier_message_id);
-    return;
+    return topics::Outcome::unchanged();
   }
   if (capped) {
     announceCapOnce(*sql, *holder, received);
@@ -166,6 +166,7 @@ void InboundHandler::operator()(const topics::Record& record) {
   }
   tx.commit();
   context_.relay.notify();
+  return topics::Outcome::done();
 }
 
 }  // namespace smsgw::workers

@@ -17,7 +17,7 @@ class InboundHandler {
  public:
   explicit InboundHandler(WorkerContext& context, SendPolicy policy = {})
       : context_(context), policy_(policy) {}
-  void operator()(const topics::Record& record);
+  topics::Outcome operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;

@@ -8,7 +8,7 @@
 
 namespace smsgw::workers {
 
-void ReceiptHandler::operator()(const topics::Record& record) {
+topics::Outcome ReceiptHandler::operator()(const topics::Record& record) {
   auto receipt = topics::CarrierReceipt::parse(record.payload);
   db::Session sql(context_.db);
   soci::transaction tx(*sql);
@@ -21,6 +21,8 @@ void ReceiptHandler::operator()(const topics::Record& record) {
     spdlog::info("receipt for {} arrived before the send result; held", receipt.carrier_message_id);
   }
   context_.relay.notify();
+  return outcome == messaging::ReceiptOutcome::Unchanged ? topics::Outcome::unchanged()
+                                                         : topics::Outcome::done();
 }
 
 }  // namespace smsgw::workers

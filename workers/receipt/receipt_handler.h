@@ -12,7 +12,7 @@ class ReceiptHandler {
  public:
   explicit ReceiptHandler(WorkerContext& context, SendPolicy policy = {})
       : context_(context), policy_(policy) {}
-  void operator()(const topics::Record& record);
+  topics::Outcome operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;

@@ -7,21 +7,25 @@
 
 namespace smsgw::workers {
 
-void RentHandler::operator()(const topics::Record& record) {
+topics::Outcome RentHandler::operator()(const topics::Record& record) {
   auto work = topics::BillingRent::parse(record.payload);
   auto as_of = parseIso(work.as_of);
   if (!as_of) throw topics::PermanentError("unreadable as_of " + work.as_of);
+  bool changed = false;
   if (work.action == "collect") {
     db::Session sql(context_.db);
     soci::transaction tx(*sql);
-    numbers::collectRent(*sql, work.phone_number_id, work.period, *as_of, settings_);
+    changed = numbers::collectRent(*sql, work.phone_number_id, work.period, *as_of, settings_) !=
+              numbers::RentOutcome::NothingDue;
     tx.commit();
   } else {
     // A carrier that cannot be reached leaves the number RELEASING; the billing pass retries.
-    numbers::releaseExpiredSuspension(context_.db, carrier_, work.phone_number_id, *as_of,
-                                      context_.clock.now());
+    auto released = numbers::releaseExpiredSuspension(context_.db, carrier_, work.phone_number_id,
+                                                      *as_of, context_.clock.now());
+    changed = released.kind != numbers::ReleaseResult::Kind::NotReleasable;
   }
   context_.relay.notify();
+  return changed ? topics::Outcome::done() : topics::Outcome::unchanged();
 }
 
 }  // namespace smsgw::workers

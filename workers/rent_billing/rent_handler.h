@@ -14,7 +14,7 @@ class RentHandler {
  public:
   RentHandler(WorkerContext& context, CarrierClient& carrier, numbers::RentSettings settings)
       : context_(context), carrier_(carrier), settings_(settings) {}
-  void operator()(const topics::Record& record);
+  topics::Outcome operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;

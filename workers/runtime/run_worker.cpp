@@ -2,54 +2,26 @@
 
 #include <spdlog/spdlog.h>
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <CLI/CLI.hpp>
 
-#include "adapters/env.h"
 #include "adapters/log.h"
 #include "db/error_text.h"
+#include "db/process_registry.h"
+#include "workers/runtime/periodic.h"
 
 namespace smsgw::workers {
-namespace {
 
-// Runs spec.periodic every interval on its own thread until destroyed.
-class PeriodicRunner {
- public:
-  PeriodicRunner(const WorkerSpec& spec, WorkerContext& context) {
-    if (!spec.periodic) return;
-    thread_ = std::thread([this, &spec, &context] {
-      std::unique_lock lock(mutex_);
-      while (!stopping_) {
-        lock.unlock();
-        try {
-          spec.periodic(context);
-        } catch (const std::exception& e) {
-          spdlog::error("periodic work of {} failed, retrying next time: {}", spec.name,
-                        db::describeError(e));
-        }
-        lock.lock();
-        wake_.wait_for(lock, spec.periodic_interval, [this] { return stopping_; });
-      }
-    });
-  }
-  ~PeriodicRunner() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;
-};
-
-}  // namespace
+topics::ConsumerConfig WorkerSpec::consumerConfig(const std::string& group,
+                                                  std::vector<std::string> consumed) const {
+  topics::ConsumerConfig config{settings.kafka.brokers, group, std::move(consumed),
+                                settings.session_timeout_ms, settings.kafka.properties};
+  config.fetch_wait_max_ms = settings.fetch_wait_max_ms;
+  // The database being away is never the record's fault: wait for it rather than dead-letter.
+  config.classify = [](const std::exception& e) {
+    return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;
+  };
+  return config;
+}
 
 void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
   WorkerSettings& w = spec.settings;
@@ -62,36 +34,55 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
                "longest a fetch waits at the broker (the mock broker always waits this long)");
   settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
                "consume loops + 2, at least 4");
+  CLI::App* replay = settings.cli().add_subcommand(
+      "replay", "re-process a range of a topic through this worker's handler, then exit");
+  addReplayOptions(*replay, spec.replay);
+  spec.replay_command = replay;
 }
 
 int runWorker(const WorkerSpec& spec,
               const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
-  initLogging(spec.name);
+  bool replaying = spec.replay_command && spec.replay_command->parsed();
+  initLogging(replaying ? spec.name + "-replay" : spec.name);
   try {
     const auto& stop = topics::stopOnSignals();
     const WorkerSettings& settings = spec.settings;
-    const std::string& brokers = settings.kafka.brokers;
-    // Each consume loop holds one connection at a time; the relay and the periodic work one each.
+    // Each consume loop holds one connection at a time; the relay, the periodic work and the
+    // heartbeat one each.
     int pool_size =
         settings.db_pool_size > 0 ? settings.db_pool_size : std::max(4, spec.consume_loops + 2);
     db::Database db(settings.database_url, static_cast<size_t>(pool_size));
-    topics::Producer producer(brokers, "smsgw-" + spec.name);
+    topics::Producer producer(settings.kafka.brokers, "smsgw-" + spec.name,
+                              settings.kafka.properties);
     topics::OutboxRelay relay(db, producer);
     SystemClock clock;
     WorkerContext context{db, producer, relay, clock};
-    topics::ConsumerConfig config{brokers, settings.group_prefix + "." + spec.name, spec.topics,
-                                  settings.session_timeout_ms};
-    config.fetch_wait_max_ms = settings.fetch_wait_max_ms;
-    // The database being away is never the record's fault: wait for it rather than dead-letter.
-    config.classify = [](const std::exception& e) {
-      return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;
-    };
+    if (replaying) return runReplayCommand(spec, context, make_handler);
+
     relay.start();
     {
-      PeriodicRunner periodic(spec, context);
+      auto instance = db::thisProcess(spec.name, spec.liveGroup());
+      Periodic heartbeat("heartbeat", db::kHeartbeatInterval, [&] {
+        db::Session sql(db);
+        db::beat(*sql, instance, clock.now());
+      });
+      std::unique_ptr<Periodic> periodic;
+      if (spec.periodic) {
+        periodic =
+            std::make_unique<Periodic>("periodic work of " + spec.name, spec.periodic_interval,
+                                       [&] { spec.periodic(context); });
+      }
       spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consume_loops);
       topics::runConsumeLoops(
-          config, spec.consume_loops, producer, [&] { return make_handler(context); }, stop);
+          spec.consumerConfig(spec.liveGroup(), spec.topics), spec.consume_loops, producer,
+          [&] { return make_handler(context); }, stop);
+      periodic.reset();
+      try {
+        db::Session sql(db);
+        db::stopped(*sql, instance, clock.now());
+      } catch (const std::exception& e) {
+        spdlog::warn("could not mark this instance stopped: {}", db::describeError(e));
+      }
     }
     relay.stop();
     spdlog::info("worker {} stopped cleanly", spec.name);

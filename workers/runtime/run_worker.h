@@ -1,6 +1,7 @@
 #pragma once
 // The one wiring every worker main() shares: config from the environment, the database pool,
-// the producer, the outbox relay and the consume loop. Returns the process exit code.
+// the producer, the outbox relay, the consume loops and the process's heartbeat. Also runs the
+// `replay` subcommand every worker has (replay_command.h). Returns the process exit code.
 
 #include <chrono>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "topics/consumer_loop.h"
 #include "topics/outbox_relay.h"
 #include "topics/producer.h"
+#include "workers/runtime/replay_command.h"
 
 namespace smsgw::workers {
 
@@ -47,9 +49,16 @@ struct WorkerSpec {
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;
   WorkerSettings settings;
+  ReplayCommand replay;  // filled when the process was started as `<worker> replay ...`
+  const CLI::App* replay_command = nullptr;
+
+  std::string liveGroup() const { return settings.group_prefix + "." + name; }
+  // The consumer settings of `group` on `topics` (the live group's, unless told otherwise).
+  topics::ConsumerConfig consumerConfig(const std::string& group,
+                                        std::vector<std::string> consumed) const;
 };
 
-// Registers the database, Kafka and pool settings every worker has.
+// Registers the database, Kafka and pool settings every worker has, and its replay subcommand.
 void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec);
 
 // `make_handler` is called once per consume loop; each handler is used by one thread only.

@@ -22,7 +22,7 @@ class SenderHandler {
         carrier_(carrier),
         policy_(policy),
         code_secret_(std::move(code_secret)) {}
-  void operator()(const topics::Record& record);
+  topics::Outcome operator()(const topics::Record& record);
 
  private:
   WorkerContext& context_;

@@ -30,7 +30,7 @@ void refuse(soci::session& sql, const std::string& id, const std::string& accoun
 
 }  // namespace
 
-void simulateTestSend(WorkerContext& context, const std::string& message_id) {
+bool simulateTestSend(WorkerContext& context, const std::string& message_id) {
   db::Session sql(context.db);
   soci::transaction tx(*sql);
   std::string account, from, to;
@@ -44,14 +44,14 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
       soci::into(parts), soci::into(cost);
   if (!sql->got_data()) {
     spdlog::info("message {} already past QUEUED; record ignored", message_id);
-    return;
+    return false;
   }
   SimulatedHandoff simulated = simulateHandoff(message_id, to);
   if (simulated.move == messaging::Move::CarrierRefused) {
     refuse(*sql, message_id, account, from, to, simulated);
     tx.commit();
     context.relay.notify();
-    return;
+    return true;
   }
   const topics::CarrierReceipt& receipt = *simulated.receipt;
   const std::string& carrier_id = receipt.carrier_message_id;
@@ -66,6 +66,7 @@ void simulateTestSend(WorkerContext& context, const std::string& message_id) {
                     receipt.toJson().dump());
   tx.commit();
   context.relay.notify();
+  return true;
 }
 
 }  // namespace smsgw::workers

@@ -10,6 +10,7 @@
 
 namespace smsgw::workers {
 
-void simulateTestSend(WorkerContext& context, const std::string& message_id);
+// False when the message was no longer QUEUED (a replayed record): nothing changed.
+bool simulateTestSend(WorkerContext& context, const std::string& message_id);
 
 }  // namespace smsgw::workers

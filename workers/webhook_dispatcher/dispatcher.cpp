@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <future>
+#include <memory>
+
 #include "db/error_text.h"
 #include "services/webhooks/owner_notices.h"
 #include "topics/records.h"
@@ -22,21 +26,48 @@ void settleOrLog(const char* what, Work&& work) {
   }
 }
 
+// Counts down the attempts an event started; the last to finish (made or parked) settles it.
+class EventSettlement {
+ public:
+  explicit EventSettlement(size_t attempts) : left_(attempts), settled_(done_.get_future()) {}
+  void finishOne() {
+    if (left_.fetch_sub(1) == 1) done_.set_value();
+  }
+  std::shared_future<void> settled() const { return settled_; }
+
+ private:
+  std::atomic<size_t> left_;
+  std::promise<void> done_;
+  std::shared_future<void> settled_;
+};
+
+// Runs `step`, then finishes one of the event's attempts, whatever `step` threw.
+template <typename Step>
+void thenFinish(EventSettlement& settlement, Step&& step) {
+  struct Finish {
+    EventSettlement& settlement;
+    ~Finish() { settlement.finishOne(); }
+  } finish{settlement};
+  step();
+}
+
 }  // namespace
 
 Dispatcher::Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer,
                        DispatcherConfig config)
     : db_(db), clock_(clock), mailer_(mailer), config_(config), pool_(config.pool) {}
 
-void Dispatcher::onEvent(const topics::Record& record) {
+topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
   auto event = topics::EventRecord::parse(record.payload);
   db::Session sql(db_);
   emailAccountEvent(*sql, mailer_, event);
   TimePoint now = clock_.now();
   auto endpoints = webhooks::endpointsOwed(*sql, event, now);
-  if (endpoints.empty()) return;
+  if (endpoints.empty()) return topics::Outcome::unchanged();
   EventToDeliver delivery{event.id, event.type, event.envelope().dump()};
   std::string status = webhooks::accountStatus(*sql, event.account_id);
+  auto settlement = std::make_shared<EventSettlement>(endpoints.size());
+  bool queued = false;
   for (auto& endpoint : endpoints) {
     webhooks::OwedDelivery owed;
     owed.endpoint = std::move(endpoint);
@@ -45,15 +76,21 @@ void Dispatcher::onEvent(const topics::Record& record) {
     if (!webhooks::deliversFor(status)) {
       webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::accountNotServed(status),
                                  now);
+      settlement->finishOne();
       continue;
     }
-    if (!pool_.submit(owed.endpoint.id,
-                      {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }})) {
-      spdlog::warn("webhook {} has too many deliveries waiting; event {} is a dead letter",
-                   owed.endpoint.id, owed.event.id);
-      webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::kQueueFull, now);
+    DeliveryJob job{[this, owed, settlement] { thenFinish(*settlement, [&] { attempt(owed); }); },
+                    [this, owed, settlement] { thenFinish(*settlement, [&] { park(owed); }); }};
+    if (pool_.submit(owed.endpoint.id, std::move(job))) {
+      queued = true;
+      continue;
     }
+    spdlog::warn("webhook {} has too many deliveries waiting; event {} is a dead letter",
+                 owed.endpoint.id, owed.event.id);
+    webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::kQueueFull, now);
+    settlement->finishOne();
   }
+  return queued ? topics::Outcome::settlesLater(settlement->settled()) : topics::Outcome::done();
 }
 
 int Dispatcher::runDueRetries() {

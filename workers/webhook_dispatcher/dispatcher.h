@@ -32,8 +32,11 @@ class Dispatcher {
  public:
   Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer, DispatcherConfig config);
 
-  // The consume-loop handler: queues the event's first attempts and returns.
-  void onEvent(const topics::Record& record);
+  // The consume-loop handler: queues the event's first attempts and returns. The outcome
+  // settles once every attempt was made or parked in PostgreSQL, so the record's offset is
+  // stored only then: a dispatcher killed with attempts still queued replays the event, and
+  // endpointsOwed leaves out the endpoints already served.
+  topics::Outcome onEvent(const topics::Record& record);
   // Periodic: claims the retries now due (as many as the pool can start) and queues them;
   // returns how many. Also emails the owners of endpoints an hour into a streak.
   int runDueRetries();

@@ -43,6 +43,6 @@ int main(int argc, char** argv) {
         std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);
     running = dispatcher;
     return topics::RecordHandler(
-        [dispatcher](const topics::Record& record) { dispatcher->onEvent(record); });
+        [dispatcher](const topics::Record& record) { return dispatcher->onEvent(record); });
   });
 }

@@ -1,0 +1,299 @@
+// Replay (DESIGN.md rule 8) on a whole pipeline of the real binaries with a broker of its own:
+// - after 2,000 LIVE messages (receipts, inbound texts, rent and webhook events) ran to the end,
+//   replaying every topic from offset 0 into the live groups changes nothing: no new text at the
+//   carrier, no ledger row, no webhook delivery, no status;
+// - after an incident that lost the receipts' effects (the database restored from a snapshot
+//   taken while receipts piled up), replaying carrier.receipts from a time restores exactly them.
+#include <gtest/gtest.h>
+#include <soci/soci.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "adapters/http_client.h"
+#include "db/database.h"
+#include "domain/clock.h"
+#include "domain/ids.h"
+#include "domain/webhook_signature.h"
+#include "tests/support/live_customers.h"
+#include "tests/support/pipeline_stack.h"
+#include "tests/support/scratch_database.h"
+#include "tests/support/webhook_receiver.h"
+#include "topics/catalogue.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+// What a replay must not change, read from the database and the carrier simulator.
+struct Footprint {
+  long long texts_at_carrier = 0;
+  long long ledger_rows = 0;
+  long long ledger_sum = 0;
+  long long deliveries = 0;
+  long long events = 0;
+  std::string statuses;  // a digest of every message's status, error and cost
+  std::string numbers;   // a digest of every number's status and rent due date
+  long long opt_outs = 0;
+
+  bool operator==(const Footprint&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Footprint& f) {
+  return out << "{texts " << f.texts_at_carrier << ", ledger " << f.ledger_rows << " rows "
+             << f.ledger_sum << "c, deliveries " << f.deliveries << ", events " << f.events
+             << ", statuses " << f.statuses << ", numbers " << f.numbers << ", opt-outs "
+             << f.opt_outs << "}";
+}
+
+class ReplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(stack_.start()); }
+
+  long long query(const std::string& text) {
+    db::Session sql(database_);
+    long long value = 0;
+    *sql << text, soci::into(value);
+    return value;
+  }
+  std::string digest(const std::string& text) {
+    db::Session sql(database_);
+    std::string value;
+    soci::indicator ind;
+    *sql << text, soci::into(value, ind);
+    return ind == soci::i_ok ? value : "";
+  }
+
+  std::string statusCounts() {
+    return digest(
+        "SELECT string_agg(s || '=' || n, ' ') FROM (SELECT status || coalesce('/' || "
+        "error_code, '') AS s, count(*) AS n FROM messages GROUP BY 1 ORDER BY 1) c");
+  }
+
+  // A webhook of the customer's for every message event, pointing at the receiver.
+  void subscribe(const LiveCustomer& customer) {
+    db::Session sql(database_);
+    std::string id = newId("wh"), url = receiver_.url(), secret = newWebhookSecret();
+    *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES (:id, :a, "
+            ":url, '[\"message.queued\", \"message.sent\", \"message.delivered\", "
+            "\"message.received\", \"message.failed\"]', :secret)",
+        soci::use(id), soci::use(customer.id), soci::use(url), soci::use(secret);
+  }
+
+  long long textsAtCarrier() {
+    auto answer =
+        httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(30));
+    return static_cast<long long>(nlohmann::json::parse(answer.body)["data"].size());
+  }
+
+  Footprint footprint() {
+    Footprint f;
+    f.texts_at_carrier = textsAtCarrier();
+    f.ledger_rows = query("SELECT count(*) FROM ledger_entries");
+    f.ledger_sum = query("SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries");
+    f.deliveries = query("SELECT count(*) FROM webhook_deliveries");
+    f.events = query("SELECT count(*) FROM events");
+    f.statuses = digest(
+        "SELECT md5(string_agg(id || status || coalesce(error_code, '') || cost_cents, ',' "
+        "ORDER BY id)) FROM messages");
+    f.numbers = digest(
+        "SELECT md5(string_agg(id || status || iso_ts(next_rent_due_at), ',' "
+        "ORDER BY id)) FROM phone_numbers");
+    f.opt_outs = query("SELECT count(*) FROM opt_outs");
+    return f;
+  }
+
+  // Waits until `done` holds, for at most `seconds`.
+  bool eventually(const std::function<bool()>& done, int seconds) {
+    for (int i = 0; i < seconds * 10; ++i) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return done();
+  }
+
+  // Every message settled, every record published, every subscribed event delivered once.
+  bool quiet() {
+    return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING', 'SENT')") ==
+               0 &&
+           query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0 &&
+           query("SELECT count(*) FROM webhook_retries") == 0 &&
+           query(
+               "SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id "
+               "AND w.events ? e.type WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d "
+               "WHERE d.event_id = e.id AND d.webhook_id = w.id AND d.success)") == 0;
+  }
+
+  // Replays `topic` from `from` (an --from-offset or --from-time argument pair) into its
+  // worker's live group, whose workers are stopped; returns the summary line.
+  nlohmann::json replayIntoLiveGroup(const std::string& topic, const std::vector<std::string>& from,
+                                     Worker worker) {
+    std::vector<std::string> args = {
+        "replay", "--topic", topic, "--group", stack_.liveGroup(worker), "--execute"};
+    args.insert(args.end(), from.begin(), from.end());
+    auto run = stack_.admin(args);
+    EXPECT_EQ(run.exit_code, 0) << run.log;
+    auto summary = nlohmann::json::parse(run.out, nullptr, false);
+    EXPECT_FALSE(summary.is_discarded()) << run.out << run.log;
+    std::cout << "replay " << topic << ": " << run.out;
+    return summary.is_discarded() ? nlohmann::json::object() : summary;
+  }
+
+  ScratchDatabase scratch_;
+  db::Database database_{scratch_.url(), 4};
+  PipelineStack stack_{scratch_.url(),
+                       {{"API_RATE_LIMIT_PER_SECOND", "100000"},
+                        {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not this test's subject
+                        {"RECIPIENT_HOURLY_LIMIT", "100000"},
+                        {"SIM_RECEIPT_DELAY_MS", "100"},
+                        {"WEBHOOK_RETRY_POLL_MS", "100"}}};
+  LiveCustomerFactory factory_{database_};
+  WebhookReceiver receiver_;
+};
+
+Worker workerOf(const topics::TopicSpec& topic) {
+  if (topic.name == topics::kSmsOutbound.name) return Worker::Sender;
+  if (topic.name == topics::kCarrierReceipts.name) return Worker::Receipt;
+  if (topic.name == topics::kSmsInbound.name) return Worker::InboundKeyword;
+  if (topic.name == topics::kEvents.name) return Worker::WebhookDispatcher;
+  return Worker::RentBilling;
+}
+
+}  // namespace
+
+TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
+  constexpr int kCustomers = 4, kSendsEach = 500, kInbound = 40;
+  std::vector<LiveCustomer> customers;
+  for (int i = 0; i < kCustomers; ++i) {
+    customers.push_back(factory_.make(3, 100));
+    subscribe(customers.back());
+  }
+  std::vector<std::thread> clients;
+  for (const auto& customer : customers) {
+    clients.emplace_back([&] { sendAsCarefulClient(stack_.apiUrl(), customer, kSendsEach, "r"); });
+  }
+  for (auto& client : clients) client.join();
+  // Subscribers text the numbers; every fifth says STOP (an opt-out and an automatic reply).
+  for (int i = 0; i < kInbound; ++i) {
+    const auto& customer = customers[static_cast<size_t>(i) % customers.size()];
+    nlohmann::json text = {{"from", customer.recipients[static_cast<size_t>(i)]},
+                           {"to", customer.numbers[0]},
+                           {"text", i % 5 == 0 ? "STOP" : "Hello " + std::to_string(i)}};
+    EXPECT_EQ(
+        httpRequest("POST", stack_.simUrl() + "/sim/inbound",
+                    {{"Content-Type", "application/json"}}, text.dump(), std::chrono::seconds(10))
+            .status,
+        202);
+  }
+  // A month's rent for every number, through billing.rent.
+  auto as_of = formatIso(std::chrono::system_clock::now() + std::chrono::hours(24 * 32));
+  auto rent = stack_.admin({"rent", "run", "--as-of", as_of, "--wait", "120"});
+  EXPECT_EQ(rent.exit_code, 0) << rent.log;
+
+  ASSERT_TRUE(eventually([&] { return quiet(); }, 300))
+      << "the pipeline did not settle: " << statusCounts();
+  ASSERT_EQ(query("SELECT count(*) FROM messages WHERE direction = 'OUTBOUND' AND status = "
+                  "'DELIVERED'"),
+            kCustomers * kSendsEach + kInbound / 5)
+      << "every send and every STOP confirmation delivered";
+  ASSERT_EQ(query("SELECT count(*) FROM messages WHERE direction = 'INBOUND'"), kInbound);
+  ASSERT_EQ(query("SELECT count(*) FROM ledger_entries WHERE kind = 'number_rent'"), kCustomers * 3)
+      << "every number's second month, collected by the rent-billing worker";
+  Footprint before = footprint();
+  std::cout << "before the replay: " << before << std::endl;
+
+  for (Worker worker : PipelineStack::allWorkers()) stack_.stopWorkers(worker);
+  for (const auto& topic : topics::allTopics()) {
+    auto summary =
+        replayIntoLiveGroup(std::string(topic.name), {"--from-offset", "0"}, workerOf(topic));
+    EXPECT_GT(summary.value("records", 0), 0) << topic.name;
+    EXPECT_EQ(summary.value("handled", -1), summary.value("records", 0)) << topic.name;
+    EXPECT_EQ(summary.value("applied", -1), 0) << topic.name << ": the replay changed something";
+    EXPECT_EQ(summary.value("dead_lettered", -1), 0) << topic.name;
+  }
+  // Whatever a replay would have raised has had time to reach the database and the carrier.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_EQ(footprint(), before);
+  EXPECT_EQ(query("SELECT count(*) FROM outbox WHERE created_at > now() - interval '5 seconds'"), 0)
+      << "the replay wrote nothing to publish";
+}
+
+TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLost) {
+  auto customer = factory_.make(3, 100);
+  subscribe(customer);
+  auto delivered = [&](long long n) {
+    bool settled =
+        eventually([&] { return quiet() && query("SELECT count(*) FROM messages") == n; }, 120);
+    if (!settled) std::cout << "not settled: " << statusCounts() << std::endl;
+    return settled;
+  };
+  // Receipts of the first 100 sends are before the incident's time and stay applied.
+  sendAsCarefulClient(stack_.apiUrl(), customer, 100, "early");
+  ASSERT_TRUE(delivered(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::string incident_start = formatIso(std::chrono::system_clock::now());
+
+  // The receipt worker is stopped: 300 sends reach the carrier, and their receipts pile up.
+  stack_.stopWorkers(Worker::Receipt);
+  sendAsCarefulClient(stack_.apiUrl(), customer, 300, "late");
+  ASSERT_TRUE(eventually(
+      [&] {
+        return query("SELECT count(*) FROM messages WHERE status = 'SENDING'") == 300 &&
+               query(
+                   "SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts' AND "
+                   "published_at IS NOT NULL") == 400;
+      },
+      120))
+      << statusCounts() << "; receipts published "
+      << query(
+             "SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts' AND published_at IS "
+             "NOT NULL");
+  // The snapshot the incident will restore, taken while the receipts wait.
+  auto dump = (std::filesystem::temp_directory_path() / ("replay-" + newId("snap") + ".dump"));
+  ASSERT_EQ(
+      std::system(("pg_dump -Fc -f " + dump.string() + " -d '" + scratch_.url() + "'").c_str()), 0);
+
+  stack_.startWorkers(Worker::Receipt);
+  ASSERT_TRUE(delivered(400));
+  Footprint truth = footprint();
+  long long delivered_events =
+      query("SELECT count(*) FROM events WHERE type = 'message.delivered'");
+
+  // The incident: the database goes back to the snapshot, losing the 300 receipts' effects,
+  // while the receipt group's offsets say they were handled.
+  for (Worker worker : PipelineStack::allWorkers()) stack_.stopWorkers(worker);
+  stack_.api().terminate();
+  ASSERT_EQ(std::system(("pg_restore --clean --if-exists --single-transaction -d '" +
+                         scratch_.url() + "' " + dump.string())
+                            .c_str()),
+            0);
+  std::filesystem::remove(dump);
+  ASSERT_EQ(query("SELECT count(*) FROM messages WHERE status = 'SENDING'"), 300);
+  stack_.api().start();
+  for (Worker worker : PipelineStack::allWorkers()) {
+    if (worker != Worker::Receipt) stack_.startWorkers(worker);
+  }
+
+  auto summary =
+      replayIntoLiveGroup("carrier.receipts", {"--from-time", incident_start}, Worker::Receipt);
+  EXPECT_EQ(summary.value("records", 0), 300) << "the range found from record timestamps";
+  EXPECT_EQ(summary.value("applied", 0), 300);
+  EXPECT_EQ(summary.value("already_applied", -1), 0);
+
+  stack_.startWorkers(Worker::Receipt);
+  ASSERT_TRUE(delivered(400));
+  Footprint after = footprint();
+  EXPECT_EQ(after.statuses, truth.statuses) << "every message as it was before the incident";
+  EXPECT_EQ(after.ledger_rows, truth.ledger_rows);
+  EXPECT_EQ(after.ledger_sum, truth.ledger_sum);
+  EXPECT_EQ(after.texts_at_carrier, truth.texts_at_carrier) << "no text sent again";
+  EXPECT_EQ(query("SELECT count(*) FROM events WHERE type = 'message.delivered'"),
+            delivered_events);
+  EXPECT_EQ(query("SELECT balance_cents FROM accounts WHERE id = '" + customer.id + "'"),
+            query("SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = '" +
+                  customer.id + "'"));
+}

@@ -1,0 +1,177 @@
+#include "tests/support/pipeline_stack.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "domain/crypto.h"
+#include "domain/ids.h"
+#include "tests/support/crash_stack.h"
+
+namespace smsgw::testing {
+namespace {
+
+struct WorkerBinary {
+  Worker worker;
+  const char* name;  // the consumer group's suffix and the executable's, smsgw-<name>
+  const char* path;
+};
+
+constexpr WorkerBinary kWorkers[] = {
+    {Worker::Sender, "sender", SMSGW_SENDER_PATH},
+    {Worker::Receipt, "receipt", SMSGW_RECEIPT_PATH},
+    {Worker::InboundKeyword, "inbound-keyword", SMSGW_INBOUND_PATH},
+    {Worker::WebhookDispatcher, "webhook-dispatcher", SMSGW_DISPATCHER_PATH},
+    {Worker::RentBilling, "rent-billing", SMSGW_RENT_PATH},
+};
+
+const WorkerBinary& binaryOf(Worker worker) {
+  for (const auto& binary : kWorkers) {
+    if (binary.worker == worker) return binary;
+  }
+  throw std::logic_error("unknown worker");
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::filesystem::path scratchFile(const std::string& run, const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("stack-" + run + "-" + name);
+}
+
+}  // namespace
+
+PipelineStack::PipelineStack(const std::string& database_url,
+                             std::map<std::string, std::string> settings)
+    : run_(crypto::sha256Hex(newId("run")).substr(0, 8)),
+      bootstrap_file_(scratchFile(run_, "kafka.bootstrap").string()),
+      api_port_(freeLoopbackPort()),
+      sim_port_(freeLoopbackPort()) {
+  env_ = {{"DATABASE_URL", database_url},
+          {"KAFKA_BROKERS", ""},
+          {"KAFKA_BOOTSTRAP_FILE", bootstrap_file_},
+          {"KAFKA_GROUP_PREFIX", "stack" + run_},
+          {"API_PORT", std::to_string(api_port_)},
+          {"CARRIER_BASE_URL", simUrl()},
+          {"SIM_GATEWAY_URL", apiUrl()},
+          {"SMSGW_ENVIRONMENT", "local"},
+          {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}};
+  settings.merge(env_);  // the stack's own addresses win
+  env_ = std::move(settings);
+  broker_ = newProcess(SMSGW_BROKER_PATH, "broker", {"--bootstrap-file", bootstrap_file_});
+  sim_ = newProcess(SMSGW_SIM_PATH, "sim",
+                    {"--host", "127.0.0.1", "--port", std::to_string(sim_port_)});
+  api_ = newProcess(SMSGW_API_PATH, "api");
+  for (const auto& binary : kWorkers) {
+    workers_[binary.worker].push_back(newProcess(binary.path, std::string(binary.name) + "-0"));
+  }
+}
+
+PipelineStack::~PipelineStack() {
+  stopEverything();
+  std::filesystem::remove(bootstrap_file_);
+}
+
+std::unique_ptr<ChildProcess> PipelineStack::newProcess(const std::string& path,
+                                                        const std::string& name,
+                                                        std::vector<std::string> args) {
+  return std::make_unique<ChildProcess>(path, std::move(args), env_,
+                                        scratchFile(run_, name + ".log").string());
+}
+
+void PipelineStack::startBroker() {
+  std::filesystem::remove(bootstrap_file_);
+  broker_->start();
+  for (int i = 0; i < 300 && !std::filesystem::exists(bootstrap_file_); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+}
+
+bool PipelineStack::start() {
+  startBroker();
+  sim_->start();
+  api_->start();
+  for (auto& [worker, instances] : workers_) {
+    for (auto& instance : instances) instance->start();
+  }
+  return CrashStack::healthy(simUrl()) && CrashStack::healthy(apiUrl());
+}
+
+std::string PipelineStack::apiUrl() const {
+  return "http://127.0.0.1:" + std::to_string(api_port_);
+}
+
+std::string PipelineStack::simUrl() const {
+  return "http://127.0.0.1:" + std::to_string(sim_port_);
+}
+
+std::string PipelineStack::liveGroup(Worker worker) const {
+  return env_.at("KAFKA_GROUP_PREFIX") + "." + binaryOf(worker).name;
+}
+
+ChildProcess& PipelineStack::worker(Worker worker, size_t instance) {
+  return *workers_.at(worker).at(instance);
+}
+
+size_t PipelineStack::instances(Worker worker) const {
+  return workers_.at(worker).size();
+}
+
+size_t PipelineStack::addWorker(Worker worker) {
+  auto& instances = workers_[worker];
+  const auto& binary = binaryOf(worker);
+  instances.push_back(
+      newProcess(binary.path, std::string(binary.name) + "-" + std::to_string(instances.size())));
+  instances.back()->start();
+  return instances.size() - 1;
+}
+
+void PipelineStack::stopWorkers(Worker worker) {
+  std::vector<std::thread> stopping;
+  for (auto& instance : workers_.at(worker))
+    stopping.emplace_back([&instance] { instance->terminate(); });
+  for (auto& thread : stopping) thread.join();
+}
+
+void PipelineStack::startWorkers(Worker worker) {
+  for (auto& instance : workers_.at(worker)) {
+    if (!instance->running()) instance->start();
+  }
+}
+
+void PipelineStack::stopEverything() {
+  for (const auto& binary : kWorkers) stopWorkers(binary.worker);
+  api_->terminate();
+  sim_->terminate();
+  broker_->terminate();
+}
+
+void PipelineStack::restartBroker() {
+  broker_->kill9();
+  startBroker();
+}
+
+PipelineStack::Run PipelineStack::admin(const std::vector<std::string>& args) {
+  std::string name = "admin-" + randomBase62(6);
+  std::string out = scratchFile(run_, name + ".out").string();
+  std::string log = scratchFile(run_, name + ".log").string();
+  ChildProcess process(SMSGW_ADMIN_PATH, args, env_, log, out);
+  process.start();
+  Run run;
+  run.exit_code = process.waitForExit(std::chrono::minutes(5)).value_or(-1);
+  run.out = readFile(out);
+  run.log = readFile(log);
+  return run;
+}
+
+std::vector<Worker> PipelineStack::allWorkers() {
+  std::vector<Worker> all;
+  for (const auto& binary : kWorkers) all.push_back(binary.worker);
+  return all;
+}
+
+}  // namespace smsgw::testing
