@@ -175,4 +175,29 @@ NumberHolding HttpCarrierClient::numberHolding(const std::string& number) {
   return NumberHolding::Unknown;
 }
 
+// GET /v2/messages/{id}: the message's recipient status and its first error, as a receipt
+// would carry them.
+CarrierMessageStatus HttpCarrierClient::messageStatus(const std::string& carrier_message_id) {
+  HttpResponse response =
+      httpRequest("GET", config_.base_url + "/v2/messages/" + carrier_message_id, authorization(),
+                  "", config_.timeout);
+  CarrierMessageStatus answer;
+  if (response.status != 200) return answer;
+  auto body = nlohmann::json::parse(response.body, nullptr, false);
+  if (body.is_discarded() || !body.contains("data") || !body["data"].is_object()) return answer;
+  const auto& data = body["data"];
+  if (!data.contains("to") || !data["to"].is_array() || data["to"].empty() ||
+      !data["to"][0].is_object() || !data["to"][0].contains("status") ||
+      !data["to"][0]["status"].is_string())
+    return answer;
+  answer.status = data["to"][0]["status"].get<std::string>();
+  if (data.contains("errors") && data["errors"].is_array() && !data["errors"].empty() &&
+      data["errors"][0].is_object()) {
+    answer.error_code = data["errors"][0].value("code", "");
+    answer.error_title = data["errors"][0].value("title", "");
+  }
+  answer.ok = true;
+  return answer;
+}
+
 }  // namespace smsgw

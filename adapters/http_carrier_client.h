@@ -30,6 +30,7 @@ class HttpCarrierClient final : public CarrierClient {
   NumberOperation orderNumber(const std::string& number) override;
   NumberOperation releaseNumber(const std::string& number) override;
   NumberHolding numberHolding(const std::string& number) override;
+  CarrierMessageStatus messageStatus(const std::string& carrier_message_id) override;
 
  private:
   HttpHeaders authorization() const;

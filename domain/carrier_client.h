@@ -58,6 +58,15 @@ struct NumberOperation {
 // is settled.
 enum class NumberHolding { Held, NotHeld, Unknown };
 
+// What the carrier says now of a message it accepted (how the reconciler recovers a receipt
+// that never arrived).
+struct CarrierMessageStatus {
+  bool ok = false;     // false when the carrier could not answer (or cannot be asked)
+  std::string status;  // the receipt's words: delivered, sending_failed, delivery_failed, …
+  std::string error_code;
+  std::string error_title;
+};
+
 class CarrierClient {
  public:
   virtual ~CarrierClient() = default;
@@ -68,6 +77,10 @@ class CarrierClient {
   virtual NumberOperation orderNumber(const std::string& number) = 0;
   virtual NumberOperation releaseNumber(const std::string& number) = 0;
   virtual NumberHolding numberHolding(const std::string& number) = 0;
+  // A carrier that cannot be asked answers ok = false.
+  virtual CarrierMessageStatus messageStatus(const std::string& /*carrier_message_id*/) {
+    return {};
+  }
 };
 
 }  // namespace smsgw

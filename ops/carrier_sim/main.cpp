@@ -130,6 +130,7 @@ class Simulator {
   void routes(Rest::Router& router) {
     using namespace Rest;
     Routes::Post(router, "/v2/messages", Routes::bind(&Simulator::sendMessage, this));
+    Routes::Get(router, "/v2/messages/:id", Routes::bind(&Simulator::getMessage, this));
     Routes::Get(router, "/v2/number_lookup/:number", Routes::bind(&Simulator::lookup, this));
     Routes::Get(router, "/v2/available_phone_numbers",
                 Routes::bind(&Simulator::searchNumbers, this));
@@ -183,9 +184,17 @@ class Simulator {
   }
 
   void acceptText(const json& body, Http::ResponseWriter& writer) {
-    SimMessage message{crypto::uuid4(), body["from"], body["to"], body["text"],
-                       formatIso(std::chrono::system_clock::now())};
+    SimMessage message;
+    message.id = crypto::uuid4();
+    message.from = body["from"];
+    message.to = body["to"];
+    message.text = body["text"];
+    message.created_at = formatIso(std::chrono::system_clock::now());
     message.parts = std::max(1, countSegments(message.text).parts);
+    if (auto fault = state_.receiptFaultFor(message.to)) {
+      message.status = fault->status;
+      message.error_code = fault->code;
+    }
     state_.recordMessage(message);
     scheduleReceipt(message);
     reply(writer, Http::Code::Ok,
@@ -200,23 +209,35 @@ class Simulator {
              {"created_at", message.created_at}}}});
   }
 
-  void scheduleReceipt(const SimMessage& message) {
-    std::string status = "delivered";
+  // The message as the carrier reports it: in a receipt, and to GET /v2/messages/{id}.
+  static json messageReport(const SimMessage& message) {
     json errors = json::array();
-    if (auto fault = state_.receiptFaultFor(message.to)) {
-      status = fault->status;
-      errors.push_back({{"code", fault->code}, {"title", "Delivery failed"}, {"detail", status}});
+    if (!message.error_code.empty()) {
+      errors.push_back(
+          {{"code", message.error_code}, {"title", "Delivery failed"}, {"detail", message.status}});
     }
+    return {{"id", message.id},
+            {"to", json::array({{{"phone_number", message.to}, {"status", message.status}}})},
+            {"errors", errors}};
+  }
+
+  void scheduleReceipt(const SimMessage& message) {
     json callback = {{"data",
                       {{"event_type", "message.finalized"},
                        {"id", crypto::uuid4()},
                        {"occurred_at", formatIso(std::chrono::system_clock::now())},
-                       {"payload",
-                        {{"id", message.id},
-                         {"to", json::array({{{"phone_number", message.to}, {"status", status}}})},
-                         {"errors", errors}}}}}};
+                       {"payload", messageReport(message)}}}};
     callbacks_.post("/carrier/receipts", callback,
                     std::chrono::milliseconds(config_.receipt_delay_ms));
+  }
+
+  void getMessage(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
+    auto message = state_.message(request.param(":id").as<std::string>());
+    if (!message) return reply(writer, Http::Code::Not_Found, carrierError("10005", "Not found"));
+    reply(writer, Http::Code::Ok, {{"data", messageReport(*message)}});
   }
 
   void lookup(const Rest::Request& request, Http::ResponseWriter writer) {

@@ -35,6 +35,14 @@ void SimState::recordMessage(SimMessage message) {
   messages_.push_back(std::move(message));
 }
 
+std::optional<SimMessage> SimState::message(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& message : messages_) {
+    if (message.id == id) return message;
+  }
+  return std::nullopt;
+}
+
 std::vector<SimMessage> SimState::messages(const std::string& to_filter) const {
   std::lock_guard lock(mutex_);
   std::vector<SimMessage> out;

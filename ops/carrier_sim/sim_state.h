@@ -15,6 +15,8 @@ namespace smsgw::sim {
 struct SimMessage {
   std::string id, from, to, text, created_at;
   int parts = 1;
+  std::string status = "delivered";  // the receipt's word, decided when the text is taken
+  std::string error_code;            // with a failed receipt
 };
 
 struct SendFault {
@@ -38,6 +40,7 @@ class SimState {
  public:
   void recordMessage(SimMessage message);
   std::vector<SimMessage> messages(const std::string& to_filter) const;  // newest first
+  std::optional<SimMessage> message(const std::string& id) const;
 
   // Validates and stores a fault from POST /sim/faults; returns an error text when invalid.
   std::optional<std::string> addFault(const nlohmann::json& fault);

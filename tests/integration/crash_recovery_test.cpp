@@ -78,6 +78,8 @@ class CrashRecoveryTest : public ::testing::Test {
                     {{"API_RATE_LIMIT_PER_SECOND", "100000"},
                      {"CARRIER_TIMEOUT_MS", "2000"},
                      {"STALE_HANDOFF_SECONDS", "5"},
+                     {"RECONCILER_INTERVAL_MS", "1000"},
+                     {"RECONCILE_QUEUED_AFTER_SECONDS", "30"},
                      {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not this test's subject
                      {"SIM_RECEIPT_DELAY_MS", "100"}}};
   LiveCustomerFactory factory_{database_};

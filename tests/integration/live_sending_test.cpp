@@ -9,8 +9,10 @@
 #include "services/messaging/retention.h"
 #include "tests/integration/numbers_fixture.h"
 #include "tests/support/recording_mailer.h"
+#include "topics/event_writer.h"
 #include "workers/receipt/receipt_handler.h"
 #include "workers/sender/queued_sweep.h"
+#include "workers/sender/reconciler.h"
 #include "workers/sender/sender_handler.h"
 #include "workers/webhook_dispatcher/owner_email.h"
 
@@ -103,14 +105,14 @@ TEST_F(LiveSendingTest, APacedMessageIsLeftToTheSweepAndSentWhenItsSlotComes) {
   EXPECT_EQ(carrier_.sent().size(), 1u) << "one SMS, however it was found";
 }
 
-TEST_F(LiveSendingTest, AHandOffACrashLeftBehindFailsStaleAndIsRefundedNeverResent) {
+TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedNeverResent) {
   std::string id = queue(2);
   scratch_.exec(
       "UPDATE messages SET handoff_started_at = now() - interval '2 minutes' WHERE id "
       "= '" +
       id + "'");
-  auto counts = workers::sweepQueued(context_, carrier_, {});
-  EXPECT_EQ(counts.failed_stale, 1);
+  auto counts = workers::reconcile(context_, carrier_, {}, {});
+  EXPECT_EQ(counts.stale, 1);
   EXPECT_EQ(statusOf(id), "FAILED");
   EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + id + "'"), "STALE_QUEUED");
   EXPECT_EQ(costOf(id), 0);
@@ -118,11 +120,102 @@ TEST_F(LiveSendingTest, AHandOffACrashLeftBehindFailsStaleAndIsRefundedNeverRese
   auto data =
       nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = 'message.failed'"));
   EXPECT_FALSE(data.contains("to")) << "form c has no to and no from";
-  workers::sweepQueued(context_, carrier_, {});
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).total(), 0) << "settled once";
   sender_(outbound(id));
   EXPECT_EQ(carrier_.sent().size(), 0u);
   EXPECT_EQ(events("message.failed"), 1);
   expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(LiveSendingTest, TheReconcilerWritesALostQueuedRecordAgainOnceItsWaitIsOver) {
+  std::string id = queue(1);
+  workers::ReconcilerSettings settings;  // 60 s for a queued message
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0) << "just queued";
+  clock_.skip(std::chrono::seconds(61));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0)
+      << "claimed: not written again before its wait";
+  auto records = text("SELECT string_agg(payload, ';') FROM outbox WHERE topic = 'sms.outbound'");
+  EXPECT_EQ(topics::OutboundSms::parse(records).message_id, id);
+  clock_.skip(std::chrono::seconds(61));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 1) << "still lost";
+  sender_(outbound(id));
+  clock_.skip(std::chrono::seconds(61));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0) << "handed off";
+  EXPECT_EQ(carrier_.sent().size(), 1u);
+  EXPECT_EQ(count("reconciler_fixes WHERE kind = 'queued' AND times = 2"), 1);
+}
+
+TEST_F(LiveSendingTest, TheReconcilerAsksTheCarrierForAReceiptThatNeverCame) {
+  std::string id = queue(1);
+  sender_(outbound(id));
+  ASSERT_EQ(statusOf(id), "SENDING");
+  std::atomic<int> asked{0};
+  std::string answer = "sending";
+  carrier_.on_status = [&](const std::string& carrier_id) {
+    ++asked;
+    EXPECT_EQ(carrier_id, carrierIdOf(id));
+    return CarrierMessageStatus{true, answer, "", ""};
+  };
+  workers::ReconcilerSettings settings;  // 600 s for a receipt
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0);
+  EXPECT_EQ(asked.load(), 0) << "a receipt may still come";
+  clock_.skip(std::chrono::seconds(601));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0) << "not final yet";
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0);
+  EXPECT_EQ(asked.load(), 1) << "asked again only after the wait";
+  answer = "delivered";
+  clock_.skip(std::chrono::seconds(601));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 1);
+  auto payload = text("SELECT payload FROM outbox WHERE topic = 'carrier.receipts'");
+  receipts_({"carrier.receipts", 0, 0, carrierIdOf(id), payload, {}});
+  EXPECT_EQ(statusOf(id), "DELIVERED") << "the recovered receipt applied as any receipt";
+}
+
+TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStored) {
+  scratch_.exec(
+      "INSERT INTO outbox (topic, record_key, payload, published_at) VALUES "
+      "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_lost\"}', "
+      "now()), ('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_kept\"}', "
+      "now())");
+  scratch_.exec(
+      "INSERT INTO messages (id, account_id, direction, from_number, to_number, status, "
+      "mode, carrier_message_id) VALUES ('msg_kept', '" +
+      account_ +
+      "', 'INBOUND', '+16132220199', '+16135550400', 'RECEIVED', 'LIVE', "
+      "'car_kept')");
+  clock_.skip(std::chrono::seconds(61));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).inbound, 1);
+  EXPECT_EQ(count("outbox WHERE published_at IS NULL AND payload LIKE '%car_lost%'"), 1);
+  EXPECT_EQ(count("outbox WHERE published_at IS NULL AND payload LIKE '%car_kept%'"), 0);
+}
+
+TEST_F(LiveSendingTest, TheReconcilerWritesAgainAnEventNoEndpointSaw) {
+  scratch_.exec(
+      "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES "
+      "('wh_1', '" +
+      account_ + "', 'https://example.ca/hook', '[\"message.sent\"]', 'whsec_x')");
+  std::string lost, seen;
+  {
+    db::Session sql(database_);
+    soci::transaction tx(*sql);
+    lost = topics::raiseEvent(*sql, {account_, "message.sent", true, {{"message_id", "m1"}}});
+    seen = topics::raiseEvent(*sql, {account_, "message.sent", true, {{"message_id", "m2"}}});
+    topics::raiseEvent(*sql, {account_, "message.queued", true, {{"message_id", "m3"}}});
+    tx.commit();
+  }
+  scratch_.exec(
+      "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, "
+      "success) VALUES ('whd_1', 'wh_1', '" +
+      seen + "', 'message.sent', 1, true)");
+  workers::ReconcilerSettings settings;  // 300 s for an event
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).events, 0);
+  clock_.skip(std::chrono::seconds(301));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).events, 1)
+      << "only the event owed and never attempted; the queued one is not subscribed";
+  EXPECT_EQ(count("outbox WHERE topic = 'events' AND payload LIKE '%" + lost + "%'"), 2);
+  EXPECT_EQ(count("outbox WHERE topic = 'events' AND payload LIKE '%" + seen + "%'"), 1);
 }
 
 TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {

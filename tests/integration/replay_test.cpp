@@ -14,20 +14,18 @@
 #include <thread>
 
 #include "adapters/http_client.h"
-#include "db/database.h"
 #include "domain/clock.h"
 #include "domain/ids.h"
-#include "domain/webhook_signature.h"
-#include "tests/support/live_customers.h"
-#include "tests/support/pipeline_stack.h"
-#include "tests/support/scratch_database.h"
-#include "tests/support/webhook_receiver.h"
+#include "tests/integration/pipeline_fixture.h"
 #include "topics/catalogue.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
 
 namespace {
+
+constexpr const char* kMessageEvents =
+    R"(["message.queued", "message.sent", "message.delivered", "message.received", "message.failed"])";
 
 // What a replay must not change, read from the database and the carrier simulator.
 struct Footprint {
@@ -50,40 +48,8 @@ std::ostream& operator<<(std::ostream& out, const Footprint& f) {
              << f.opt_outs << "}";
 }
 
-class ReplayTest : public ::testing::Test {
+class ReplayTest : public PipelineTest {
  protected:
-  void SetUp() override { ASSERT_TRUE(stack_.start()); }
-
-  long long query(const std::string& text) {
-    db::Session sql(database_);
-    long long value = 0;
-    *sql << text, soci::into(value);
-    return value;
-  }
-  std::string digest(const std::string& text) {
-    db::Session sql(database_);
-    std::string value;
-    soci::indicator ind;
-    *sql << text, soci::into(value, ind);
-    return ind == soci::i_ok ? value : "";
-  }
-
-  std::string statusCounts() {
-    return digest(
-        "SELECT string_agg(s || '=' || n, ' ') FROM (SELECT status || coalesce('/' || "
-        "error_code, '') AS s, count(*) AS n FROM messages GROUP BY 1 ORDER BY 1) c");
-  }
-
-  // A webhook of the customer's for every message event, pointing at the receiver.
-  void subscribe(const LiveCustomer& customer) {
-    db::Session sql(database_);
-    std::string id = newId("wh"), url = receiver_.url(), secret = newWebhookSecret();
-    *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret) VALUES (:id, :a, "
-            ":url, '[\"message.queued\", \"message.sent\", \"message.delivered\", "
-            "\"message.received\", \"message.failed\"]', :secret)",
-        soci::use(id), soci::use(customer.id), soci::use(url), soci::use(secret);
-  }
-
   long long textsAtCarrier() {
     auto answer =
         httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(30));
@@ -97,23 +63,14 @@ class ReplayTest : public ::testing::Test {
     f.ledger_sum = query("SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries");
     f.deliveries = query("SELECT count(*) FROM webhook_deliveries");
     f.events = query("SELECT count(*) FROM events");
-    f.statuses = digest(
+    f.statuses = text(
         "SELECT md5(string_agg(id || status || coalesce(error_code, '') || cost_cents, ',' "
         "ORDER BY id)) FROM messages");
-    f.numbers = digest(
+    f.numbers = text(
         "SELECT md5(string_agg(id || status || iso_ts(next_rent_due_at), ',' "
         "ORDER BY id)) FROM phone_numbers");
     f.opt_outs = query("SELECT count(*) FROM opt_outs");
     return f;
-  }
-
-  // Waits until `done` holds, for at most `seconds`.
-  bool eventually(const std::function<bool()>& done, int seconds) {
-    for (int i = 0; i < seconds * 10; ++i) {
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return done();
   }
 
   // Every message settled, every record published, every subscribed event delivered once.
@@ -142,17 +99,6 @@ class ReplayTest : public ::testing::Test {
     std::cout << "replay " << topic << ": " << run.out;
     return summary.is_discarded() ? nlohmann::json::object() : summary;
   }
-
-  ScratchDatabase scratch_;
-  db::Database database_{scratch_.url(), 4};
-  PipelineStack stack_{scratch_.url(),
-                       {{"API_RATE_LIMIT_PER_SECOND", "100000"},
-                        {"LOCAL_PARTS_PER_MINUTE", "600000"},  // pacing is not this test's subject
-                        {"RECIPIENT_HOURLY_LIMIT", "100000"},
-                        {"SIM_RECEIPT_DELAY_MS", "100"},
-                        {"WEBHOOK_RETRY_POLL_MS", "100"}}};
-  LiveCustomerFactory factory_{database_};
-  WebhookReceiver receiver_;
 };
 
 Worker workerOf(const topics::TopicSpec& topic) {
@@ -170,7 +116,7 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
   std::vector<LiveCustomer> customers;
   for (int i = 0; i < kCustomers; ++i) {
     customers.push_back(factory_.make(3, 100));
-    subscribe(customers.back());
+    subscribe(customers.back(), kMessageEvents);
   }
   std::vector<std::thread> clients;
   for (const auto& customer : customers) {
@@ -224,7 +170,7 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
 
 TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLost) {
   auto customer = factory_.make(3, 100);
-  subscribe(customer);
+  subscribe(customer, kMessageEvents);
   auto delivered = [&](long long n) {
     bool settled =
         eventually([&] { return quiet() && query("SELECT count(*) FROM messages") == n; }, 120);

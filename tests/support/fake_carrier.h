@@ -28,6 +28,8 @@ class FakeCarrier final : public CarrierClient {
   std::function<NumberHolding(const std::string& number)> on_holding;
   // Accepts every text unless scripted; each call is recorded, whatever the answer.
   std::function<CarrierSendResult(const SentText&)> on_send;
+  // What the carrier says of a message it took; unset, it cannot be asked.
+  std::function<CarrierMessageStatus(const std::string& carrier_message_id)> on_status;
   // The answer of a carrier that took the text, for scripts.
   static CarrierSendResult acceptedAs(const std::string& carrier_message_id, int parts = 1);
 
@@ -45,6 +47,9 @@ class FakeCarrier final : public CarrierClient {
   NumberOperation orderNumber(const std::string& number) override;
   NumberOperation releaseNumber(const std::string& number) override;
   NumberHolding numberHolding(const std::string& number) override;
+  CarrierMessageStatus messageStatus(const std::string& carrier_message_id) override {
+    return on_status ? on_status(carrier_message_id) : CarrierMessageStatus{};
+  }
 
  private:
   mutable std::mutex mutex_;

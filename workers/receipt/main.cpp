@@ -14,15 +14,15 @@ int main(int argc, char** argv) {
   using namespace smsgw;
   SendPolicy policy;
   workers::WorkerSpec spec("receipt", {std::string(topics::kCarrierReceipts.name)});
-  spec.periodic_interval = std::chrono::milliseconds(60000);
+  std::chrono::milliseconds protection_interval{60000};
   ProcessSettings settings("smsgw-receipt",
                            "Settles messages from carrier receipts; spend warnings and retention");
   workers::addWorkerSettings(settings, spec);
   addSendPolicySettings(settings, policy);
-  settings.add("ACCOUNT_PROTECTION_INTERVAL_MS", spec.periodic_interval,
+  settings.add("ACCOUNT_PROTECTION_INTERVAL_MS", protection_interval,
                "how often spend warnings and the retention purge run");
   settings.parse(argc, argv);
-  spec.periodic = [&policy](workers::WorkerContext& context) {
+  auto protect = [&policy](workers::WorkerContext& context) {
     {
       db::Session sql(context.db);
       soci::transaction tx(*sql);
@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     while (int batch = messaging::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
     if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
   };
+  spec.periodic.push_back({"spend warnings and retention", protection_interval, protect});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     return topics::RecordHandler(workers::ReceiptHandler(context, policy));
   });

@@ -13,20 +13,20 @@ int main(int argc, char** argv) {
   workers::WorkerSpec spec{"rent-billing", {std::string(topics::kBillingRent.name)}};
   CarrierClientConfig carrier_config;
   int grace_days = 7;
-  spec.periodic_interval = std::chrono::milliseconds(60000);
+  std::chrono::milliseconds pass_interval{60000};
   ProcessSettings process("smsgw-rent-billing",
                           "Collects rent, suspends and releases numbers; runs the billing pass");
   workers::addWorkerSettings(process, spec);
   addCarrierSettings(process, carrier_config);
   process.add("RENT_GRACE_DAYS", grace_days,
               "days a suspended number waits for money before release");
-  process.add("RENT_PASS_INTERVAL_MS", spec.periodic_interval, "how often the billing pass runs");
+  process.add("RENT_PASS_INTERVAL_MS", pass_interval, "how often the billing pass runs");
   process.parse(argc, argv);
 
   HttpCarrierClient carrier(carrier_config);
   numbers::RentSettings settings;
   settings.grace_period = std::chrono::hours(24 * grace_days);
-  spec.periodic = [&carrier](workers::WorkerContext& context) {
+  auto billing_pass = [&carrier](workers::WorkerContext& context) {
     numbers::BillingPassOptions options;
     options.as_of = options.now = context.clock.now();
     auto report = numbers::runBillingPass(context.db, carrier, options);
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
       context.relay.notify();
     }
   };
+  spec.periodic.push_back({"the billing pass", pass_interval, billing_pass});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     return topics::RecordHandler(workers::RentHandler(context, carrier, settings));
   });

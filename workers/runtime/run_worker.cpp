@@ -47,10 +47,12 @@ int runWorker(const WorkerSpec& spec,
   try {
     const auto& stop = topics::stopOnSignals();
     const WorkerSettings& settings = spec.settings;
-    // Each consume loop holds one connection at a time; the relay, the periodic work and the
+    // Each consume loop holds one connection at a time; the relay, each periodic task and the
     // heartbeat one each.
     int pool_size =
-        settings.db_pool_size > 0 ? settings.db_pool_size : std::max(4, spec.consume_loops + 2);
+        settings.db_pool_size > 0
+            ? settings.db_pool_size
+            : std::max(4, spec.consume_loops + 2 + static_cast<int>(spec.periodic.size()));
     db::Database db(settings.database_url, static_cast<size_t>(pool_size));
     topics::Producer producer(settings.kafka.brokers, "smsgw-" + spec.name,
                               settings.kafka.properties);
@@ -66,17 +68,16 @@ int runWorker(const WorkerSpec& spec,
         db::Session sql(db);
         db::beat(*sql, instance, clock.now());
       });
-      std::unique_ptr<Periodic> periodic;
-      if (spec.periodic) {
-        periodic =
-            std::make_unique<Periodic>("periodic work of " + spec.name, spec.periodic_interval,
-                                       [&] { spec.periodic(context); });
+      std::vector<std::unique_ptr<Periodic>> periodic;
+      for (const auto& task : spec.periodic) {
+        periodic.push_back(
+            std::make_unique<Periodic>(task.what, task.interval, [&] { task.work(context); }));
       }
       spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consume_loops);
       topics::runConsumeLoops(
           spec.consumerConfig(spec.liveGroup(), spec.topics), spec.consume_loops, producer,
           [&] { return make_handler(context); }, stop);
-      periodic.reset();
+      periodic.clear();
       try {
         db::Session sql(db);
         db::stopped(*sql, instance, clock.now());

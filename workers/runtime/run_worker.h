@@ -41,10 +41,14 @@ struct WorkerSpec {
 
   std::string name;                 // process and consumer-group name, e.g. "sender"
   std::vector<std::string> topics;  // topics consumed
-  // Optional time-based work beside the consume loop (DESIGN.md rule 5), run on its own thread
-  // every `periodic_interval` until shutdown; a failing run is logged and retried next time.
-  std::function<void(WorkerContext&)> periodic;
-  std::chrono::milliseconds periodic_interval{60000};
+  // Time-based work beside the consume loop (DESIGN.md rule 5), each task on its own thread
+  // every `interval` until shutdown; a failing run is logged and retried next time.
+  struct PeriodicTask {
+    std::string what;
+    std::chrono::milliseconds interval;
+    std::function<void(WorkerContext&)> work;
+  };
+  std::vector<PeriodicTask> periodic;
   // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   using namespace smsgw;
   workers::DispatcherConfig config;
   workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
-  spec.periodic_interval = std::chrono::milliseconds(250);
+  std::chrono::milliseconds retry_poll{250};
   ProcessSettings settings("smsgw-webhook-dispatcher",
                            "Delivers signed events to customers' endpoints, with durable retries");
   workers::addWorkerSettings(settings, spec);
@@ -26,8 +26,7 @@ int main(int argc, char** argv) {
                "attempts waiting per endpoint before new events are dead letters queue_full");
   settings.add("WEBHOOK_RETRY_LEASE_SECONDS", config.lease,
                "how long a claimed retry stays one dispatcher's before another may take it");
-  settings.add("WEBHOOK_RETRY_POLL_MS", spec.periodic_interval,
-               "how often due retries are claimed");
+  settings.add("WEBHOOK_RETRY_POLL_MS", retry_poll, "how often due retries are claimed");
   settings.parse(argc, argv);
   LogMailer mailer;
 
@@ -35,9 +34,9 @@ int main(int argc, char** argv) {
   // gone before the database it uses; the periodic retry pass, stopped before the loop, reaches
   // it through this weak pointer.
   std::weak_ptr<workers::Dispatcher> running;
-  spec.periodic = [&running](workers::WorkerContext&) {
-    if (auto dispatcher = running.lock()) dispatcher->runDueRetries();
-  };
+  spec.periodic.push_back({"the retry pass", retry_poll, [&running](workers::WorkerContext&) {
+                             if (auto dispatcher = running.lock()) dispatcher->runDueRetries();
+                           }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     auto dispatcher =
         std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);
