@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/http_client.h"
+#include "adapters/metrics.h"
 
 namespace smsgw {
 
@@ -21,6 +22,20 @@ void readCarrierError(const std::string& body, CarrierSendResult& result) {
 // E.164 in a URL path: the '+' must be escaped.
 std::string pathNumber(const std::string& number) {
   return number.starts_with("+") ? "%2B" + number.substr(1) : number;
+}
+
+// One call to the carrier, counted by operation and outcome (adapters/metrics.h).
+HttpResponse counted(const char* operation, const std::string& method, const std::string& url,
+                     const HttpHeaders& headers, const std::string& body,
+                     std::chrono::milliseconds timeout) {
+  HttpResponse response = httpRequest(method, url, headers, body, timeout);
+  const char* outcome = response.status >= 200 && response.status < 300  ? "ok"
+                        : response.timed_out                             ? "timeout"
+                        : response.status == 0 || response.status >= 500 ? "error"
+                                                                         : "refused";
+  metrics::carrierCall(operation, outcome,
+                       std::chrono::duration<double>(response.duration).count());
+  return response;
 }
 
 NumberOperation operationFrom(const HttpResponse& response) {
@@ -58,8 +73,8 @@ HttpHeaders HttpCarrierClient::jsonHeaders() const {
 CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const std::string& to,
                                                  const std::string& text) {
   nlohmann::json request = {{"from", from}, {"to", to}, {"text", text}};
-  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/messages", jsonHeaders(),
-                                      request.dump(), config_.timeout);
+  HttpResponse response = counted("send", "POST", config_.base_url + "/v2/messages", jsonHeaders(),
+                                  request.dump(), config_.timeout);
   CarrierSendResult result;
   if (response.status == 0) {
     result.kind = response.timed_out ? CarrierSendResult::Kind::Timeout
@@ -92,8 +107,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
 }
 
 LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
-  HttpResponse response = httpRequest("GET", config_.base_url + "/v2/number_lookup/" + number,
-                                      authorization(), "", config_.timeout);
+  HttpResponse response = counted("lookup", "GET", config_.base_url + "/v2/number_lookup/" + number,
+                                  authorization(), "", config_.timeout);
   LookupResult result;
   if (response.status != 200) return result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
@@ -109,11 +124,11 @@ LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
 
 NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code, int limit) {
   HttpResponse response =
-      httpRequest("GET",
-                  config_.base_url + "/v2/available_phone_numbers?filter%5Bcountry_code%5D=CA" +
-                      "&filter%5Bnational_destination_code%5D=" + area_code +
-                      "&filter%5Blimit%5D=" + std::to_string(limit),
-                  authorization(), "", config_.timeout);
+      counted("search", "GET",
+              config_.base_url + "/v2/available_phone_numbers?filter%5Bcountry_code%5D=CA" +
+                  "&filter%5Bnational_destination_code%5D=" + area_code +
+                  "&filter%5Blimit%5D=" + std::to_string(limit),
+              authorization(), "", config_.timeout);
   NumberSearchResult result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
   if (response.status != 200 || !parsed.is_object() || !parsed.contains("data") ||
@@ -142,8 +157,8 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
 
 NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
   nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})}};
-  HttpResponse response = httpRequest("POST", config_.base_url + "/v2/number_orders", jsonHeaders(),
-                                      request.dump(), config_.timeout);
+  HttpResponse response = counted("order", "POST", config_.base_url + "/v2/number_orders",
+                                  jsonHeaders(), request.dump(), config_.timeout);
   NumberOperation result = operationFrom(response);
   // An order answers 2xx with the order's status: only "success" means the number is ours.
   if (result.kind == NumberOperation::Kind::Done) {
@@ -161,15 +176,15 @@ NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
 }
 
 NumberOperation HttpCarrierClient::releaseNumber(const std::string& number) {
-  return operationFrom(httpRequest("DELETE",
-                                   config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
-                                   authorization(), "", config_.timeout));
+  return operationFrom(counted("release", "DELETE",
+                               config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
+                               authorization(), "", config_.timeout));
 }
 
 NumberHolding HttpCarrierClient::numberHolding(const std::string& number) {
   HttpResponse response =
-      httpRequest("GET", config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
-                  authorization(), "", config_.timeout);
+      counted("holding", "GET", config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
+              authorization(), "", config_.timeout);
   if (response.status == 200) return NumberHolding::Held;
   if (response.status == 404) return NumberHolding::NotHeld;
   return NumberHolding::Unknown;
@@ -179,8 +194,8 @@ NumberHolding HttpCarrierClient::numberHolding(const std::string& number) {
 // would carry them.
 CarrierMessageStatus HttpCarrierClient::messageStatus(const std::string& carrier_message_id) {
   HttpResponse response =
-      httpRequest("GET", config_.base_url + "/v2/messages/" + carrier_message_id, authorization(),
-                  "", config_.timeout);
+      counted("status", "GET", config_.base_url + "/v2/messages/" + carrier_message_id,
+              authorization(), "", config_.timeout);
   CarrierMessageStatus answer;
   if (response.status != 200) return answer;
   auto body = nlohmann::json::parse(response.body, nullptr, false);

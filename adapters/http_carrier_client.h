@@ -18,6 +18,7 @@ struct CarrierClientConfig {
 
 // The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.
 inline constexpr const char* kSimulatorApiKey = "sim-key";
+inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8090";
 inline constexpr const char* kSimulatorCallbackSecret = "sim-callback-secret";
 
 class HttpCarrierClient final : public CarrierClient {

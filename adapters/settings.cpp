@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "adapters/env.h"
+
 namespace smsgw {
 
 void addDatabaseSettings(ProcessSettings& settings, std::string& database_url) {
@@ -43,16 +45,18 @@ std::map<std::string, std::string> kafkaPassthrough(const char* const* environme
   return properties;
 }
 
-void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka) {
+void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka, bool required) {
   settings.add("KAFKA_BROKERS", kafka.brokers, "Kafka bootstrap list; wins over the file below",
                "none");
   settings.add("KAFKA_BOOTSTRAP_FILE", kafka.bootstrap_file,
                "file whose first line is the bootstrap list (written by smsgw-broker)", "none");
-  settings.afterReading([&kafka] {
+  settings.afterReading([&kafka, required] {
     kafka.properties = kafkaPassthrough(environ);
     if (!kafka.brokers.empty()) return;
-    if (kafka.bootstrap_file.empty())
+    if (kafka.bootstrap_file.empty()) {
+      if (!required) return;
       throw std::invalid_argument("set KAFKA_BROKERS or KAFKA_BOOTSTRAP_FILE");
+    }
     std::ifstream in(kafka.bootstrap_file);
     std::getline(in, kafka.brokers);
     if (kafka.brokers.empty())
@@ -61,8 +65,16 @@ void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka) {
 }
 
 void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier) {
-  carrier.base_url = "http://127.0.0.1:8090";
-  settings.add("CARRIER_BASE_URL", carrier.base_url, "the carrier's HTTP API");
+  carrier.base_url = kSimulatorBaseUrl;
+  settings.add("CARRIER_BASE_URL", carrier.base_url,
+               "the carrier's HTTP API (its default, the local simulator, only on a local stack)");
+  settings.afterReading([&carrier] {
+    if (carrier.base_url == kSimulatorBaseUrl && !env::isLocalStack()) {
+      throw std::invalid_argument(
+          "CARRIER_BASE_URL is still the local carrier simulator's address; set the carrier's "
+          "(or SMSGW_ENVIRONMENT=local for a local stack)");
+    }
+  });
   settings.addSecret("CARRIER_API_KEY", carrier.api_key, kSimulatorApiKey, "carrier credential");
   settings.add("CARRIER_TIMEOUT_MS", carrier.timeout, "carrier call timeout");
 }

@@ -24,7 +24,9 @@ struct KafkaSettings {
 // KAFKA_BROKERS, KAFKA_BOOTSTRAP_FILE; one of them must give the bootstrap list. Every other
 // KAFKA_* variable of the environment passes through to librdkafka (SASL, TLS for a managed
 // Kafka, without a code change).
-void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka);
+// `required` false: a process that needs Kafka for some commands only (smsgw-admin) starts
+// without it, with empty brokers.
+void addKafkaSettings(ProcessSettings& settings, KafkaSettings& kafka, bool required = true);
 
 // The librdkafka settings the environment's KAFKA_* variables name, Confluent's images'
 // convention: the rest of the name lower-cased, `_` for `.`, `__` for `_`, `___` for `-`

@@ -13,6 +13,7 @@
 #include "api/routes/routes.h"
 #include "db/error_text.h"
 #include "topics/consumer_loop.h"
+#include "topics/process_ops.h"
 
 using namespace smsgw;
 
@@ -24,6 +25,7 @@ struct ApiProcessConfig {
   std::string database_url;
   KafkaSettings kafka;
   CarrierClientConfig carrier;
+  OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
 };
 
 void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
@@ -79,6 +81,7 @@ int main(int argc, char** argv) {
   addDatabaseSettings(settings, config.database_url);
   addKafkaSettings(settings, config.kafka);
   addCarrierSettings(settings, config.carrier);
+  addOpsEndpointSettings(settings, config.ops);
   settings.parse(argc, argv);
 
   initLogging("api");
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
     api::App app{db, relay, carrier, payments, clock, config.api};
 
     relay.start();
+    auto ops = topics::startProcessOps(config.ops, db, producer);
     api::ApiServer server(app, api::buildRouter(app));
     server.start();
     spdlog::info("listening on http://{}:{}", config.api.host, server.port());

@@ -10,6 +10,7 @@ find_package(GTest REQUIRED)
 pkg_check_modules(PISTACHE REQUIRED IMPORTED_TARGET libpistache)
 pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
 pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)
+pkg_check_modules(PROMETHEUS REQUIRED IMPORTED_TARGET prometheus-cpp-core)
 
 find_library(SOCI_CORE_LIB soci_core REQUIRED)
 find_library(SOCI_PG_LIB soci_postgresql REQUIRED)

@@ -6,7 +6,9 @@
 #include <soci/connection-pool.h>
 #include <soci/session.h>
 
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace smsgw::db {
 
@@ -17,12 +19,22 @@ class Database {
   // For a connection a component must hold on its own (e.g. one that owns a session lock).
   const std::string& conninfo() const { return conninfo_; }
 
+  // Which request each pooled connection last worked for (the smsgw.request_id setting the
+  // outbox stamps on its rows, migration 0017); Session keeps it in step with RequestScope.
+  // True when `connection` must be told `request_id`.
+  bool needsRequestId(const void* connection, const std::string& request_id);
+
  private:
   soci::connection_pool pool_;
   std::string conninfo_;
+  std::mutex request_ids_mutex_;
+  std::unordered_map<const void*, std::string> request_ids_;
 };
 
-// A leased session whose connection is re-established if PostgreSQL dropped it.
+// A leased session whose connection is re-established if PostgreSQL dropped it, and which
+// works for the calling thread's request (adapters/log.h RequestScope): the outbox rows it
+// writes carry that request's id to Kafka. Telling a connection a new request id costs one
+// statement, only when it changes.
 class Session {
  public:
   explicit Session(Database& db);

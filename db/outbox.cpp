@@ -19,4 +19,14 @@ long long enqueueOutbox(Database& db, const std::string& topic, const std::strin
   return enqueueOutbox(*sql, topic, key, payload);
 }
 
+OutboxBacklog outboxBacklog(Database& db) {
+  Session sql(db);
+  OutboxBacklog backlog;
+  // The partial index outbox_unpublished holds exactly these rows.
+  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 "
+          "FROM outbox WHERE published_at IS NULL",
+      soci::into(backlog.rows), soci::into(backlog.oldest_age_seconds);
+  return backlog;
+}
+
 }  // namespace smsgw::db

@@ -17,4 +17,11 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload);
 
+// What waits in the outbox: rows committed and not yet published, and the oldest one's age.
+struct OutboxBacklog {
+  long long rows = 0;
+  double oldest_age_seconds = 0;
+};
+OutboxBacklog outboxBacklog(Database& db);
+
 }  // namespace smsgw::db

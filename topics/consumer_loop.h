@@ -102,6 +102,7 @@ class RecordRunner {
   Result run(const Record& record, const std::atomic<bool>& stop);
 
  private:
+  Result runWithRetries(const Record& record, const std::atomic<bool>& stop);
   void deadLetter(const Record& record, const std::string& reason);
   void retryOrGiveUp(const Record& record, const std::string& reason,
                      std::chrono::steady_clock::time_point& first_failure);

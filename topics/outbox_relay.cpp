@@ -101,17 +101,21 @@ int OutboxRelay::publishPending() {
 
 int OutboxRelay::publishAsLeader(soci::session& sql) {
   std::vector<long long> ids(static_cast<size_t>(config_.batch_size));
-  std::vector<std::string> topics(ids.size()), keys(ids.size()), payloads(ids.size());
-  sql << "SELECT id, topic, record_key, payload FROM outbox WHERE published_at IS NULL "
-         "ORDER BY id LIMIT :limit",
+  std::vector<std::string> topics(ids.size()), keys(ids.size()), payloads(ids.size()),
+      request_ids(ids.size());
+  sql << "SELECT id, topic, record_key, payload, coalesce(request_id, '') FROM outbox "
+         "WHERE published_at IS NULL ORDER BY id LIMIT :limit",
       soci::use(config_.batch_size), soci::into(ids), soci::into(topics), soci::into(keys),
-      soci::into(payloads);
+      soci::into(payloads), soci::into(request_ids);
   if (ids.empty()) return 0;
 
   std::vector<std::future<void>> acks;
   acks.reserve(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i)
-    acks.push_back(producer_.produce(topics[i], keys[i], payloads[i]));
+  for (size_t i = 0; i < ids.size(); ++i) {
+    RecordHeaders headers;
+    if (!request_ids[i].empty()) headers[kRequestIdHeader] = request_ids[i];
+    acks.push_back(producer_.produce(topics[i], keys[i], payloads[i], headers));
+  }
   std::vector<long long> published;
   for (size_t i = 0; i < ids.size(); ++i) {
     try {

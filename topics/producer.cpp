@@ -81,6 +81,14 @@ std::future<void> Producer::produce(const std::string& topic, const std::string&
   return future;
 }
 
+bool Producer::brokerReachable(std::chrono::milliseconds timeout) {
+  const rd_kafka_metadata_t* raw = nullptr;
+  rd_kafka_resp_err_t err =
+      rd_kafka_metadata(rk_.get(), 0, nullptr, &raw, static_cast<int>(timeout.count()));
+  if (raw) rd_kafka_metadata_destroy(raw);
+  return err == RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 void Producer::produceSync(const std::string& topic, const std::string& key,
                            const std::string& payload, const RecordHeaders& headers,
                            std::chrono::milliseconds timeout) {

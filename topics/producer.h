@@ -21,6 +21,8 @@ class ProduceError : public std::runtime_error {
 };
 
 using RecordHeaders = std::map<std::string, std::string>;
+// The header that carries the id of the request a record came from (adapters/log.h).
+inline constexpr const char* kRequestIdHeader = "request-id";
 // librdkafka settings by name ("security.protocol" = "SASL_SSL"), applied after our own.
 using KafkaProperties = std::map<std::string, std::string>;
 
@@ -39,6 +41,8 @@ class Producer {
 
   std::future<void> produce(const std::string& topic, const std::string& key,
                             const std::string& payload, const RecordHeaders& headers = {});
+  // Whether a broker answers a metadata request within `timeout` (readiness checks).
+  bool brokerReachable(std::chrono::milliseconds timeout);
   // Produces and waits for the acknowledgement; throws ProduceError.
   void produceSync(const std::string& topic, const std::string& key, const std::string& payload,
                    const RecordHeaders& headers = {},

@@ -20,7 +20,8 @@ using smsgw::Caller;  // domain/caller.h
 struct ApiRequest {
   std::string method;
   std::string path;
-  std::map<std::string, std::string> params;   // from the route pattern, e.g. {id}
+  std::map<std::string, std::string> params;  // from the route pattern, e.g. {id}
+  std::string route;  // the pattern of the route that matched (metrics); empty when none did
   std::map<std::string, std::string> query;    // percent-decoded
   std::map<std::string, std::string> headers;  // lower-cased names
   nlohmann::json body;                         // null when the request had none

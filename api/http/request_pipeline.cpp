@@ -56,6 +56,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   if (!match.route) throw ApiError(ErrorCode::NOT_FOUND, {{"route", req.method + " " + req.path}});
   req.params = std::move(match.params);
   const Route& route = *match.route;
+  req.route = route.pattern;
   if (!route.options.authenticated) {
     if (route.options.limited_per_address) {
       RateDecision decision = per_address_.hit("ip:" + req.client_ip);

@@ -6,6 +6,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "adapters/log.h"
+#include "adapters/metrics.h"
 #include "api/http/client_connection.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
@@ -158,6 +160,10 @@ void answer(Exchange& exchange, ApiResponse response) {
               connection->answered(false, std::chrono::steady_clock::now());
             });
   accessLog(exchange, response.status, body.size());
+  metrics::httpRequest(
+      exchange.edge.request.route.empty() ? "unmatched" : exchange.edge.request.route,
+      exchange.edge.request.method, response.status,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - exchange.started).count());
 }
 
 class Handler final : public Http::Handler {
@@ -243,6 +249,8 @@ class Handler final : public Http::Handler {
              FramedRequest framed) {
     Exchange exchange = exchangeFor(peer, connection, framed.http_minor, framed.keep_alive);
     exchange.edge = readEdgeRequest(std::move(framed), peer->address().host());
+    // Log lines and the Kafka records this request causes carry its id (adapters/log.h).
+    RequestScope scope(exchange.edge.request_id);
     ApiRequest& req = exchange.edge.request;
     RequestPipeline& pipeline = dispatch_->pipeline;
     try {
@@ -269,6 +277,7 @@ class Handler final : public Http::Handler {
     shared->connection->answerLater();
     auto dispatch = dispatch_;
     auto job = [dispatch, shared, &route] {
+      RequestScope scope(shared->edge.request_id);
       ApiResponse response;
       try {
         response = dispatch->pipeline.run(shared->edge.request, route);

@@ -3,6 +3,7 @@
 // from its cache is confirmed by the service's first read (or alone, on a replay), before
 // anything is decided from it.
 
+#include "adapters/metrics.h"
 #include "api/http/auth.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
@@ -37,9 +38,8 @@ sending::SendRequest validateSend(const ApiRequest& req) {
   return {from, to, text, skip, "", ""};
 }
 
-}  // namespace
-
-ApiResponse sendMessage(App& app, ApiRequest& req) {
+// The request's checks and the sending service; the route below counts what it decided.
+ApiResponse acceptMessage(App& app, ApiRequest& req) {
   const Caller& caller = req.who();
   sending::SendRequest send = validateSend(req);
   send.idempotency_key = req.header("idempotency-key").value_or("");
@@ -67,6 +67,19 @@ ApiResponse sendMessage(App& app, ApiRequest& req) {
                                   sending::lookUpLineType(app.db, app.carrier, send.to));
   }
   return ApiResponse::json(201, std::move(*message));
+}
+
+}  // namespace
+
+ApiResponse sendMessage(App& app, ApiRequest& req) {
+  try {
+    ApiResponse accepted = acceptMessage(app, req);
+    metrics::sendDecided(true, "");
+    return accepted;
+  } catch (const ApiError& refusal) {
+    metrics::sendDecided(false, errorInfo(refusal.code()).name);
+    throw;
+  }
 }
 
 }  // namespace smsgw::api

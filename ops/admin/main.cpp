@@ -9,6 +9,7 @@
 #include "adapters/settings.h"
 #include "ops/admin/replay.h"
 #include "ops/admin/staff.h"
+#include "ops/admin/topics.h"
 
 using namespace smsgw;
 
@@ -41,6 +42,8 @@ int main(int argc, char** argv) {
   CarrierClientConfig carrier_config;
   addDatabaseSettings(settings, database_url);
   addCarrierSettings(settings, carrier_config);
+  KafkaSettings kafka;
+  addKafkaSettings(settings, kafka, false);  // the topics commands only
   CLI::App& app = settings.cli();
   app.require_subcommand(1);
 
@@ -129,6 +132,16 @@ int main(int argc, char** argv) {
                        "seconds to wait for the rent-billing worker to handle what was published");
   app.add_option("--now", now_text, "act as if it were this time (ISO 8601 UTC)");
 
+  auto* topics_cmd = app.add_subcommand("topics", "the catalogue's topics on a Kafka cluster");
+  topics_cmd->require_subcommand(1);
+  auto* topics_check = topics_cmd->add_subcommand(
+      "check", "each topic and its .dlq: present with the catalogue's partitions? (exit 1 if not)");
+  int replication_factor = 3;
+  auto* topics_create =
+      topics_cmd->add_subcommand("create", "create the missing topics (existing ones are kept)");
+  topics_create->add_option("--replication-factor", replication_factor,
+                            "replicas of each partition (3 on a production cluster)");
+
   workers::ReplayCommand replay;
   std::string worker_dir;
   auto* replay_cmd = app.add_subcommand(
@@ -142,6 +155,10 @@ int main(int argc, char** argv) {
   settings.parse(argc, argv);
   // The worker that handles the topic runs the replay with its own settings: hand over to it.
   if (replay_cmd->parsed()) return admin::handOverReplay(replay, worker_dir);
+  if (topics_check->parsed() || topics_create->parsed()) {
+    initLogging("admin");
+    return admin::manageTopics(kafka, topics_create->parsed(), replication_factor);
+  }
   initLogging("admin");
   try {
     StaffClock clock(now_text.empty() ? std::nullopt

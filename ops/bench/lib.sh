@@ -1,7 +1,7 @@
 # Shared by the send benchmarks (sourced from the repository root): the bench stack's
 # settings, a fresh seeded stack, and waiting for the sender to work off its queue.
 # The stack has its own data folder and ports, so it runs beside a development stack.
-export SMSGW_DATA_DIR="$PWD/.data/bench" PG_PORT=16432 API_PORT=8180 SIM_PORT=8190
+export SMSGW_DATA_DIR="$PWD/.data/bench" PG_PORT=16432 API_PORT=8180 SIM_PORT=8190 METRICS_BASE_PORT=17400
 export SMSGW_BUILD_DIR="${SMSGW_BUILD_DIR:-$PWD/build}"
 # Pacing raised so that hand-off times measure the pipeline, not the 10 parts a minute a
 # local number may send; limits raised so that no check refuses the load.
@@ -91,4 +91,28 @@ cpu_by_name() {
     rest=${line##*) }
     echo "${name// /_} $rest"
   done | awk -v t="$tick" '{a[$1] += ($13 + $14 + $15 + $16) / t} END {for (k in a) print k, a[k]}' | sort
+}
+
+# Waits until every message of a round is handed off and its receipt applied, and the outbox is
+# published, so the round's CPU holds each message's whole life.
+settle() {
+  drain
+  for _ in $(seq 240); do
+    left=$(psql "$DB" -At -c "SELECT (SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING') \
+      AND created_at > now() - interval '10 minutes') + (SELECT count(*) FROM outbox WHERE published_at IS NULL)")
+    [ "$left" = 0 ] && break
+    sleep 0.5
+  done
+  sleep 3  # the consumers of the last events
+}
+
+# cpu_per_message BEFORE AFTER N: from two cpu_by_name snapshots, each of our processes' and
+# PostgreSQL's CPU milliseconds per message, their sum, and what the simulator, the broker and
+# wrk cost apart. The last line's second field is the sum (scripts read it).
+cpu_per_message() {
+  join "$1" "$2" | awk -v n="$3" '
+    {ms = ($3 - $2) * 1000 / n}
+    $1 == "postgres" || ($1 ~ /^smsgw-/ && $1 != "smsgw-carrier-s" && $1 != "smsgw-broker") {ours += ms; printf "   %-18s %6.3f ms/message\n", $1, ms; next}
+    ($1 == "smsgw-carrier-s" || $1 == "smsgw-broker" || $1 == "wrk") && ms > 0.001 {apart = apart sprintf("%s %.3f, ", $1, ms)}
+    END {sub(/, $/, "", apart); printf "   apart (ms/message): %s\n   our processes and PostgreSQL: %.2f ms of CPU per message\n", apart, ours}'
 }

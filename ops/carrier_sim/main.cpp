@@ -38,6 +38,7 @@ struct SimConfig {
   std::string callback_secret = "sim-callback-secret";
   int receipt_delay_ms = 300;
   int timeout_fault_ms = 7000;  // longer than the gateway's carrier timeout
+  int send_latency_ms = 0;      // how long every accepted send takes to answer (benchmarks)
 };
 
 // Sends signed callbacks to the gateway from one background thread, each at its due time.
@@ -171,16 +172,21 @@ class Simulator {
                      carrierError("10007", "Unexpected error"));
       if (fault->mode == "throttle")
         return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
-      // timeout: accept the text (it may reach the handset) but answer too late. The late answer
-      // comes from a thread of its own: sleeping here would stall every connection this
-      // reactor thread serves.
-      std::thread([this, body, late = std::move(writer)]() mutable {
-        std::this_thread::sleep_for(std::chrono::milliseconds(config_.timeout_fault_ms));
-        acceptText(body, late);
-      }).detach();
-      return;
+      // timeout: accept the text (it may reach the handset) but answer too late.
+      return answerLater(body, std::move(writer), config_.timeout_fault_ms);
     }
+    if (config_.send_latency_ms > 0)
+      return answerLater(body, std::move(writer), config_.send_latency_ms);
     acceptText(body, writer);
+  }
+
+  // The late answer comes from a thread of its own: sleeping here would stall every connection
+  // this reactor thread serves.
+  void answerLater(const json& body, Http::ResponseWriter writer, int delay_ms) {
+    std::thread([this, body, delay_ms, late = std::move(writer)]() mutable {
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      acceptText(body, late);
+    }).detach();
   }
 
   void acceptText(const json& body, Http::ResponseWriter& writer) {
@@ -450,6 +456,9 @@ int main(int argc, char** argv) {
       ->envname("SIM_GATEWAY_URL");
   app.add_option("--callback-secret", config.callback_secret)->envname("CARRIER_CALLBACK_SECRET");
   app.add_option("--receipt-delay-ms", config.receipt_delay_ms)->envname("SIM_RECEIPT_DELAY_MS");
+  app.add_option("--send-latency-ms", config.send_latency_ms,
+                 "how long every send takes to answer (a slower carrier, for benchmarks)")
+      ->envname("SIM_SEND_LATENCY_MS");
   CLI11_PARSE(app, argc, argv);
 
   std::signal(SIGTERM, [](int) { g_stop = true; });

@@ -11,6 +11,9 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 : "${API_PORT:=8080}"
 : "${SIM_PORT:=8090}"
 : "${SMSGW_BIND_HOST:=127.0.0.1}"
+# The API and each worker instance serve /metrics, /health and /ready on a port of their own,
+# counted from here (metrics_port_of).
+: "${METRICS_BASE_PORT:=9400}"
 
 # ccache hits across clones of this repository (CI builds in a fresh clone).
 export CCACHE_BASEDIR="$REPO_ROOT" CCACHE_NOHASHDIR=true
@@ -20,6 +23,36 @@ LOG_DIR="$SMSGW_DATA_DIR/logs"
 PG_DIR="$SMSGW_DATA_DIR/pg"
 BOOTSTRAP_FILE="$SMSGW_DATA_DIR/kafka.bootstrap"
 WORKERS=(sender receipt inbound-keyword webhook-dispatcher rent-billing)
+# Instances of each worker (ops/up --workers N): they share their topics' partitions through
+# the consumer group and time-based work through FOR UPDATE SKIP LOCKED.
+: "${SMSGW_WORKER_INSTANCES:=1}"
+
+# Reads the options ops/up and ops/test share: --workers N.
+parse_stack_options() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --workers) SMSGW_WORKER_INSTANCES="$2"; shift 2;;
+      *) die "unknown option $1 (ops/up [--workers N])";;
+    esac
+  done
+  [[ "$SMSGW_WORKER_INSTANCES" =~ ^[1-9][0-9]?$ ]] || die "--workers takes 1 to 99"
+}
+
+# The instance names of a worker: sender, sender-2, sender-3 ...
+worker_instances() {
+  local worker="$1" i
+  echo "$worker"
+  for i in $(seq 2 "$SMSGW_WORKER_INSTANCES"); do echo "$worker-$i"; done
+}
+
+# Every worker instance that has a pid file (a stack may have been started with more).
+running_worker_instances() {
+  local worker="$1" file
+  for file in "$RUN_DIR/$worker.pid" "$RUN_DIR/$worker"-[0-9]*.pid; do
+    [ -f "$file" ] && basename "$file" .pid
+  done
+  return 0
+}
 
 log() { printf '[ops] %s\n' "$*" >&2; }
 die() { printf '[ops] error: %s\n' "$*" >&2; exit 1; }
@@ -51,10 +84,12 @@ install_npm_checks() {
   (cd "$REPO_ROOT/tests/contract" && npm ci --no-audit --no-fund --silent)
 }
 
+# The one build of every binary: ops/up, ops/test and deploy/Dockerfile (through ops/build).
 build() {
   log "building in $SMSGW_BUILD_DIR ($SMSGW_BUILD_TYPE, sanitizers $SMSGW_SANITIZE)"
   cmake -S "$REPO_ROOT" -B "$SMSGW_BUILD_DIR" -DCMAKE_BUILD_TYPE="$SMSGW_BUILD_TYPE" \
-    -DSMSGW_SANITIZE="$SMSGW_SANITIZE" -DSMSGW_WERROR="${SMSGW_WERROR:-OFF}" >/dev/null
+    -DSMSGW_SANITIZE="$SMSGW_SANITIZE" -DSMSGW_WERROR="${SMSGW_WERROR:-OFF}" \
+    -DSMSGW_BUILD_TESTS="${SMSGW_BUILD_TESTS:-ON}" >/dev/null
   cmake --build "$SMSGW_BUILD_DIR" -j"${SMSGW_JOBS:-2}"
 }
 
@@ -97,7 +132,12 @@ stop_postgres() {
   fi
 }
 
-is_running() { [ -f "$RUN_DIR/$1.pid" ] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
+# Alive, and not a zombie waiting to be reaped (a process killed a moment ago).
+is_running() {
+  local pid
+  [ -f "$RUN_DIR/$1.pid" ] && pid="$(cat "$RUN_DIR/$1.pid")" && kill -0 "$pid" 2>/dev/null \
+    && [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]
+}
 
 # start NAME COMMAND...: runs detached with its log and pid file, unless already running. Its
 # PostgreSQL connections carry its name (libpq's PGAPPNAME), so pg_stat_activity tells whose
@@ -106,8 +146,46 @@ start() {
   local name="$1"; shift
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   if is_running "$name"; then log "$name already running (pid $(cat "$RUN_DIR/$name.pid"))"; return 0; fi
-  PGAPPNAME="smsgw-$name" setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
+  PGAPPNAME="smsgw-$name" METRICS_PORT="$(metrics_port_of "$name")" \
+    setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
   echo $! > "$RUN_DIR/$name.pid"
+}
+
+# The operations port of a process: the API's is the base, then one per worker instance in the
+# order sender, receipt, ..., sender-2, receipt-2, ...; 0 (none) for the broker and simulator.
+metrics_port_of() {
+  local name="$1" worker instance=1 i
+  [ "$name" = api ] && { echo "$METRICS_BASE_PORT"; return; }
+  worker="${name%-[0-9]*}"
+  [ "$worker" != "$name" ] && instance="${name##*-}"
+  for i in "${!WORKERS[@]}"; do
+    if [ "${WORKERS[$i]}" = "$worker" ]; then
+      echo $(( METRICS_BASE_PORT + 1 + (instance - 1) * ${#WORKERS[@]} + i ))
+      return
+    fi
+  done
+  echo 0
+}
+
+# Whether the process answers /ready, or why not.
+readiness_of() {
+  local port answer
+  port="$(metrics_port_of "$1")"
+  [ "$port" = 0 ] && { echo "-"; return; }
+  if answer=$(curl -s -m 3 "http://127.0.0.1:$port/ready" 2>/dev/null) && [ -n "$answer" ]; then
+    echo "$answer" | jq -r 'if .status == "ready" then "ready" else "not ready: " + .reason end' 2>/dev/null \
+      || echo "?"
+  else
+    echo "no answer"
+  fi
+}
+
+# The last line of a process's log at level error or critical: time and message.
+last_error_of() {
+  local file="$LOG_DIR/$1.log"
+  [ -f "$file" ] || return 0
+  { grep -E '"level":"(error|critical)"' "$file" || true; } | tail -n 1 \
+    | { jq -r '"last error " + .time + ": " + .message' 2>/dev/null || true; } | cut -c1-160
 }
 
 stop() {
@@ -143,7 +221,8 @@ wait_for() {  # wait_for WHAT SECONDS COMMAND...
   die "$what did not become healthy in ${seconds}s (logs: $LOG_DIR)"
 }
 
-worker_started() { is_running "$1" && grep -q "worker $1 started" "$LOG_DIR/$1.log"; }
+# An instance logs as its worker (sender-2 logs "worker sender started").
+worker_started() { is_running "$1" && grep -q "worker ${2:-$1} started" "$LOG_DIR/$1.log"; }
 
 start_services() {
   local bin="$SMSGW_BUILD_DIR"
@@ -154,14 +233,24 @@ start_services() {
   "$bin/db/smsgw-migrate" >&2
   start carrier-sim "$bin/ops/smsgw-carrier-sim" --host 127.0.0.1 --port "$SIM_PORT"
   start api "$bin/api/smsgw-api"
-  for w in "${WORKERS[@]}"; do start "$w" "$bin/workers/smsgw-$w"; done
+  local w instance
+  for w in "${WORKERS[@]}"; do
+    for instance in $(worker_instances "$w"); do start "$instance" "$bin/workers/smsgw-$w"; done
+  done
   wait_for "the carrier simulator" 30 curl -fsS "http://127.0.0.1:$SIM_PORT/health"
   wait_for "the API" 60 curl -fsS "http://127.0.0.1:$API_PORT/health"
-  for w in "${WORKERS[@]}"; do wait_for "worker $w" 60 worker_started "$w"; done
+  for w in "${WORKERS[@]}"; do
+    for instance in $(worker_instances "$w"); do
+      wait_for "worker $instance" 60 worker_started "$instance" "$w"
+    done
+  done
 }
 
 stop_services() {
-  for w in "${WORKERS[@]}"; do stop "$w"; done
+  local w instance
+  for w in "${WORKERS[@]}"; do
+    for instance in $(running_worker_instances "$w"); do stop "$instance"; done
+  done
   stop api
   stop carrier-sim
   stop broker
@@ -169,22 +258,36 @@ stop_services() {
 }
 
 print_status() {
-  printf '%-20s %-8s %s\n' PROCESS STATE DETAIL
+  printf '%-20s %-8s %-10s %s\n' PROCESS STATE READY DETAIL
   local bin; bin="$(pg_bin)"
   if [ -f "$PG_DIR/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
-    printf '%-20s %-8s %s\n' postgresql up "$(database_url)"
+    printf '%-20s %-8s %-10s %s\n' postgresql up - "$(database_url)"
   else
     printf '%-20s %-8s\n' postgresql down
   fi
-  for name in broker carrier-sim api "${WORKERS[@]}"; do
+  local w names=(broker carrier-sim api)
+  for w in "${WORKERS[@]}"; do
+    mapfile -t -O "${#names[@]}" names < <(running_worker_instances "$w")
+    [ -f "$RUN_DIR/$w.pid" ] || names+=("$w")
+  done
+  for name in "${names[@]}"; do
     local detail=""
     case "$name" in
       broker) [ -s "$BOOTSTRAP_FILE" ] && detail="bootstrap $(cat "$BOOTSTRAP_FILE") (file $BOOTSTRAP_FILE)";;
       carrier-sim) detail="http://127.0.0.1:$SIM_PORT";;
       api) detail="http://$SMSGW_BIND_HOST:$API_PORT";;
     esac
-    if is_running "$name"; then printf '%-20s %-8s %s\n' "$name" up "pid $(cat "$RUN_DIR/$name.pid") $detail"
-    else printf '%-20s %-8s\n' "$name" down; fi
+    local port; port="$(metrics_port_of "$name")"
+    [ "$port" != 0 ] && detail="$detail metrics http://127.0.0.1:$port/metrics"
+    if is_running "$name"; then
+      printf '%-20s %-8s %-10s %s\n' "$name" up "$(readiness_of "$name")" "pid $(cat "$RUN_DIR/$name.pid") $detail"
+    elif [ -f "$RUN_DIR/$name.pid" ]; then
+      printf '%-20s %-8s %-10s %s\n' "$name" dead - "pid $(cat "$RUN_DIR/$name.pid") is gone; its log: $LOG_DIR/$name.log"
+    else
+      printf '%-20s %-8s\n' "$name" down
+    fi
+    local error; error="$(last_error_of "$name")"
+    [ -n "$error" ] && printf '%-20s %s\n' "" "$error"
   done
   echo "logs: $LOG_DIR"
 }

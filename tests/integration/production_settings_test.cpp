@@ -66,3 +66,13 @@ TEST(ProductionSettings, TheSenderRefusesTheSimulatorsKey) {
   EXPECT_EQ(*outcome.exit_status, 1);
   EXPECT_NE(outcome.output.find("CARRIER_API_KEY"), std::string::npos) << outcome.output;
 }
+
+TEST(ProductionSettings, AWorkerRefusesTheSimulatorsAddressForTheCarrier) {
+  auto outcome =
+      startInProduction(SMSGW_SENDER_PATH, {{"CARRIER_API_KEY", "a-real-key"},
+                                            {"CARRIER_BASE_URL", "http://127.0.0.1:8090"},
+                                            {"VERIFICATION_CODE_SECRET", "real"}});
+  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
+  EXPECT_NE(*outcome.exit_status, 0);
+  EXPECT_NE(outcome.output.find("CARRIER_BASE_URL"), std::string::npos) << outcome.output;
+}

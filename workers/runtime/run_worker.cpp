@@ -7,6 +7,7 @@
 #include "adapters/log.h"
 #include "db/error_text.h"
 #include "db/process_registry.h"
+#include "topics/process_ops.h"
 #include "workers/runtime/periodic.h"
 
 namespace smsgw::workers {
@@ -34,6 +35,7 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
                "longest a fetch waits at the broker (the mock broker always waits this long)");
   settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
                "consume loops + 2, at least 4");
+  addOpsEndpointSettings(settings, w.ops);
   CLI::App* replay = settings.cli().add_subcommand(
       "replay", "re-process a range of a topic through this worker's handler, then exit");
   addReplayOptions(*replay, spec.replay);
@@ -63,6 +65,7 @@ int runWorker(const WorkerSpec& spec,
 
     relay.start();
     {
+      auto ops = topics::startProcessOps(settings.ops, db, producer);
       auto instance = db::thisProcess(spec.name, spec.liveGroup());
       Periodic heartbeat("heartbeat", db::kHeartbeatInterval, [&] {
         db::Session sql(db);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "adapters/metrics.h"
 #include "db/outbox.h"
 #include "services/messaging/receipt_decision.h"
 #include "topics/catalogue.h"
@@ -31,14 +32,14 @@ std::string isoBefore(TimePoint now, std::chrono::seconds ago) {
 // The claim: true when this pass may fix the thing, which nobody fixed within `wait`.
 bool claimFix(soci::session& sql, const char* kind, const std::string& ref, TimePoint now,
               std::chrono::seconds wait) {
-  std::string at = formatIso(now), cutoff = isoBefore(now, wait);
+  // Every bound value lives until the statement ran (soci::use keeps a reference).
+  std::string kind_text = kind, at = formatIso(now), cutoff = isoBefore(now, wait);
   int times = 0;
   sql << "INSERT INTO reconciler_fixes (kind, ref, fixed_at) VALUES (:k, :r, :at::timestamptz) "
          "ON CONFLICT (kind, ref) DO UPDATE SET fixed_at = EXCLUDED.fixed_at, "
          "times = reconciler_fixes.times + 1 WHERE reconciler_fixes.fixed_at <= "
          ":cutoff::timestamptz RETURNING times",
-      soci::use(std::string(kind)), soci::use(ref), soci::use(at), soci::use(cutoff),
-      soci::into(times);
+      soci::use(kind_text), soci::use(ref), soci::use(at), soci::use(cutoff), soci::into(times);
   return sql.got_data();
 }
 
@@ -222,6 +223,11 @@ ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const
   counts.sending = recoverReceipts(context, carrier, settings, now);
   counts.inbound = republishInbound(context, settings, now);
   counts.events = republishEvents(context, settings, now);
+  metrics::reconcilerFixed("stale", counts.stale);
+  metrics::reconcilerFixed("queued", counts.queued);
+  metrics::reconcilerFixed("sending", counts.sending);
+  metrics::reconcilerFixed("inbound", counts.inbound);
+  metrics::reconcilerFixed("event", counts.events);
   if (counts.total() > 0) {
     spdlog::info(
         "reconciler: {} stale hand-offs settled, {} queued messages and {} events written again, "

@@ -6,6 +6,8 @@
 #include <future>
 #include <memory>
 
+#include "adapters/log.h"
+#include "adapters/metrics.h"
 #include "db/error_text.h"
 #include "services/webhooks/owner_notices.h"
 #include "topics/records.h"
@@ -79,8 +81,16 @@ topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
       settlement->finishOne();
       continue;
     }
-    DeliveryJob job{[this, owed, settlement] { thenFinish(*settlement, [&] { attempt(owed); }); },
-                    [this, owed, settlement] { thenFinish(*settlement, [&] { park(owed); }); }};
+    // The attempt runs on the pool for the request the event came from: its log lines and its
+    // row in webhook_deliveries name that request.
+    DeliveryJob job{[this, owed, settlement, request = RequestScope::current()] {
+                      RequestScope scope(request);
+                      thenFinish(*settlement, [&] { attempt(owed); });
+                    },
+                    [this, owed, settlement, request = RequestScope::current()] {
+                      RequestScope scope(request);
+                      thenFinish(*settlement, [&] { park(owed); });
+                    }};
     if (pool_.submit(owed.endpoint.id, std::move(job))) {
       queued = true;
       continue;
@@ -114,6 +124,10 @@ int Dispatcher::runDueRetries() {
 void Dispatcher::attempt(const webhooks::OwedDelivery& owed) {
   DeliveryOutcome outcome =
       deliverWebhook(owed.endpoint, owed.event, clock_.now(), config_.delivery);
+  metrics::webhookAttempt(outcome.success, outcome.duration_ms / 1000.0);
+  if (outcome.success)
+    spdlog::info("event {} ({}) delivered to webhook {} (attempt {}, {} ms)", owed.event.id,
+                 owed.event.type, owed.endpoint.id, owed.attempt, outcome.duration_ms);
   if (!outcome.success)
     spdlog::warn("event {} to webhook {} (attempt {}) failed: {}", owed.event.id, owed.endpoint.id,
                  owed.attempt, outcome.reason);

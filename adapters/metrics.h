@@ -1,0 +1,33 @@
+#pragma once
+// The process's Prometheus metrics (prometheus-cpp): one registry per process, served as text
+// at /metrics by the ops endpoint (ops_endpoint.h). Each function records one thing where it
+// happens; none throws. Names and labels are listed in docs/operations.md.
+
+#include <string>
+#include <string_view>
+
+namespace smsgw::metrics {
+
+// The text exposition format of every metric of this process.
+std::string exposition();
+
+// API: a request answered, by route pattern ("unmatched" when none), method and status.
+void httpRequest(std::string_view route, std::string_view method, int status, double seconds);
+// API: POST /v1/messages accepted, or refused with its error code.
+void sendDecided(bool accepted, std::string_view code);
+// Consumers: a record handled (applied, unchanged, dead_lettered), and how long it took.
+void recordHandled(std::string_view topic, std::string_view outcome, double seconds);
+// Consumers: a record set aside on its topic's dead-letter topic.
+void deadLettered(std::string_view topic);
+// Consumers: the lag of a group on a partition (librdkafka's statistics).
+void consumerLag(std::string_view group, std::string_view topic, int partition, long long lag);
+// Carrier: one call (send, status, lookup, ...) and its outcome (ok, refused, error, timeout).
+void carrierCall(std::string_view operation, std::string_view outcome, double seconds);
+// Dispatcher: one webhook attempt (success, failure).
+void webhookAttempt(bool success, double seconds);
+// Sender: what the reconciler fixed, by kind.
+void reconcilerFixed(std::string_view kind, int count);
+// Any process: the outbox rows not yet published and the age of the oldest.
+void outboxBacklog(long long rows, double oldest_age_seconds);
+
+}  // namespace smsgw::metrics

@@ -1,0 +1,28 @@
+#include "topics/process_ops.h"
+
+#include "adapters/metrics.h"
+#include "db/outbox.h"
+
+namespace smsgw::topics {
+
+std::unique_ptr<OpsEndpoint> startProcessOps(const OpsEndpointConfig& config, db::Database& db,
+                                             Producer& producer) {
+  auto ready = [&db, &producer](std::string& why) {
+    if (!db::answers(db)) {
+      why = "PostgreSQL does not answer";
+      return false;
+    }
+    if (!producer.brokerReachable(std::chrono::seconds(2))) {
+      why = "no Kafka broker answers";
+      return false;
+    }
+    return true;
+  };
+  auto refresh = [&db] {
+    auto backlog = db::outboxBacklog(db);
+    metrics::outboxBacklog(backlog.rows, backlog.oldest_age_seconds);
+  };
+  return std::make_unique<OpsEndpoint>(config, ready, refresh);
+}
+
+}  // namespace smsgw::topics

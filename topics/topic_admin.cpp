@@ -1,0 +1,103 @@
+#include "topics/topic_admin.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "topics/catalogue.h"
+#include "topics/kafka_handles.h"
+
+namespace smsgw::topics {
+namespace {
+
+constexpr int kTimeoutMs = 15000;
+
+KafkaHandle adminClient(const std::string& brokers, const KafkaProperties& properties) {
+  KafkaConf conf = newKafkaConf();
+  setKafkaConf(conf.get(), "bootstrap.servers", brokers);
+  setKafkaConfs(conf.get(), properties);
+  return newKafka(RD_KAFKA_PRODUCER, std::move(conf));
+}
+
+std::vector<TopicState> expected() {
+  std::vector<TopicState> topics;
+  for (const auto& topic : allTopics()) {
+    topics.push_back({std::string(topic.name), topic.partitions, 0});
+    topics.push_back({deadLetterTopic(topic.name), kDeadLetterPartitions, 0});
+  }
+  return topics;
+}
+
+std::vector<TopicState> describe(rd_kafka_t* client) {
+  const rd_kafka_metadata_t* raw = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_metadata(client, 1, nullptr, &raw, kTimeoutMs);
+  if (err) throw std::runtime_error(std::string("cluster metadata: ") + rd_kafka_err2str(err));
+  KafkaMetadata metadata(raw);
+  auto topics = expected();
+  for (auto& topic : topics) {
+    for (int i = 0; i < metadata->topic_cnt; ++i) {
+      const auto& found = metadata->topics[i];
+      if (topic.name == found.topic && !found.err) topic.partitions_found = found.partition_cnt;
+    }
+  }
+  return topics;
+}
+
+struct AdminDestroy {
+  void operator()(rd_kafka_NewTopic_t* topic) const { rd_kafka_NewTopic_destroy(topic); }
+  void operator()(rd_kafka_queue_t* queue) const { rd_kafka_queue_destroy(queue); }
+  void operator()(rd_kafka_event_t* event) const { rd_kafka_event_destroy(event); }
+  void operator()(rd_kafka_AdminOptions_t* options) const {
+    rd_kafka_AdminOptions_destroy(options);
+  }
+};
+
+}  // namespace
+
+std::vector<TopicState> checkTopics(const std::string& brokers, const KafkaProperties& properties) {
+  KafkaHandle client = adminClient(brokers, properties);
+  return describe(client.get());
+}
+
+std::vector<TopicState> createMissingTopics(const std::string& brokers,
+                                            const KafkaProperties& properties,
+                                            int replication_factor) {
+  KafkaHandle client = adminClient(brokers, properties);
+  std::vector<std::unique_ptr<rd_kafka_NewTopic_t, AdminDestroy>> wanted;
+  char err[512];
+  for (const auto& topic : describe(client.get())) {
+    if (topic.partitions_found > 0) continue;
+    rd_kafka_NewTopic_t* created = rd_kafka_NewTopic_new(
+        topic.name.c_str(), topic.partitions_expected, replication_factor, err, sizeof err);
+    if (!created) throw std::runtime_error("topic " + topic.name + ": " + err);
+    wanted.emplace_back(created);
+    // With acks=all (topics/producer.h), a record is safe once two replicas hold it.
+    if (replication_factor >= 3) rd_kafka_NewTopic_set_config(created, "min.insync.replicas", "2");
+  }
+  if (wanted.empty()) return describe(client.get());
+  std::vector<rd_kafka_NewTopic_t*> list;
+  for (auto& topic : wanted) list.push_back(topic.get());
+  std::unique_ptr<rd_kafka_queue_t, AdminDestroy> queue(rd_kafka_queue_new(client.get()));
+  std::unique_ptr<rd_kafka_AdminOptions_t, AdminDestroy> options(
+      rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS));
+  rd_kafka_AdminOptions_set_operation_timeout(options.get(), kTimeoutMs, err, sizeof err);
+  rd_kafka_CreateTopics(client.get(), list.data(), list.size(), options.get(), queue.get());
+  std::unique_ptr<rd_kafka_event_t, AdminDestroy> event(
+      rd_kafka_queue_poll(queue.get(), kTimeoutMs + 5000));
+  if (!event) throw std::runtime_error("the cluster did not answer CreateTopics");
+  if (rd_kafka_event_error(event.get()))
+    throw std::runtime_error(std::string("CreateTopics: ") +
+                             rd_kafka_event_error_string(event.get()));
+  const rd_kafka_CreateTopics_result_t* result = rd_kafka_event_CreateTopics_result(event.get());
+  size_t count = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_CreateTopics_result_topics(result, &count);
+  for (size_t i = 0; i < count; ++i) {
+    rd_kafka_resp_err_t topic_err = rd_kafka_topic_result_error(results[i]);
+    if (topic_err && topic_err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+      throw std::runtime_error(std::string("creating ") + rd_kafka_topic_result_name(results[i]) +
+                               ": " + rd_kafka_topic_result_error_string(results[i]));
+    }
+  }
+  return describe(client.get());
+}
+
+}  // namespace smsgw::topics

@@ -1,0 +1,31 @@
+#pragma once
+// The catalogue's topics on a real cluster (`smsgw-admin topics check|create`): whether each
+// topic and its dead-letter topic exist with the partitions the catalogue gives, and creating
+// the missing ones. The embedded broker creates them itself (ops/broker); a real Kafka needs
+// this once per cluster (deploy/README.md).
+
+#include <string>
+#include <vector>
+
+#include "topics/producer.h"
+
+namespace smsgw::topics {
+
+struct TopicState {
+  std::string name;
+  int partitions_expected = 0;
+  int partitions_found = 0;  // 0: missing
+  bool ok() const { return partitions_found == partitions_expected; }
+};
+
+// Every catalogue topic and its .dlq, as the cluster has them.
+std::vector<TopicState> checkTopics(const std::string& brokers, const KafkaProperties& properties);
+
+// Creates the missing ones with `replication_factor` replicas (existing topics are left as
+// they are, even with other partition counts: that needs an operator). Returns the states after.
+// Throws std::runtime_error with the broker's reason when a creation fails.
+std::vector<TopicState> createMissingTopics(const std::string& brokers,
+                                            const KafkaProperties& properties,
+                                            int replication_factor);
+
+}  // namespace smsgw::topics
