@@ -92,6 +92,11 @@ struct Families {
           .Name("smsgw_outbox_unpublished_rows")
           .Help("Outbox rows committed and not yet published")
           .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& disabled_webhooks =
+      BuildGauge()
+          .Name("smsgw_webhook_endpoints_disabled")
+          .Help("Webhook endpoints switched off after failing, not deleted")
+          .Register(*registry);
   prometheus::Family<prometheus::Gauge>& outbox_age =
       BuildGauge()
           .Name("smsgw_outbox_oldest_unpublished_age_seconds")
@@ -169,6 +174,10 @@ void outboxBacklog(long long rows, double oldest_age_seconds) {
   auto& f = families();
   f.outbox_rows.Add({}).Set(static_cast<double>(rows));
   f.outbox_age.Add({}).Set(oldest_age_seconds);
+}
+
+void webhooksDisabled(long long endpoints) {
+  families().disabled_webhooks.Add({}).Set(static_cast<double>(endpoints));
 }
 
 }  // namespace smsgw::metrics

@@ -29,5 +29,7 @@ void webhookAttempt(bool success, double seconds);
 void reconcilerFixed(std::string_view kind, int count);
 // Any process: the outbox rows not yet published and the age of the oldest.
 void outboxBacklog(long long rows, double oldest_age_seconds);
+// Any process: webhook endpoints switched off after failing (spec "Delivery rules").
+void webhooksDisabled(long long endpoints);
 
 }  // namespace smsgw::metrics

@@ -19,14 +19,16 @@ long long enqueueOutbox(Database& db, const std::string& topic, const std::strin
   return enqueueOutbox(*sql, topic, key, payload);
 }
 
-OutboxBacklog outboxBacklog(Database& db) {
+OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
-  OutboxBacklog backlog;
-  // The partial index outbox_unpublished holds exactly these rows.
-  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 "
+  OpsGauges gauges;
+  // The partial index outbox_unpublished holds exactly the unpublished rows.
+  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8, "
+          "(SELECT count(*) FROM webhooks WHERE NOT active AND deleted_at IS NULL) "
           "FROM outbox WHERE published_at IS NULL",
-      soci::into(backlog.rows), soci::into(backlog.oldest_age_seconds);
-  return backlog;
+      soci::into(gauges.unpublished_rows), soci::into(gauges.oldest_unpublished_age_seconds),
+      soci::into(gauges.disabled_webhooks);
+  return gauges;
 }
 
 }  // namespace smsgw::db

@@ -17,11 +17,13 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload);
 
-// What waits in the outbox: rows committed and not yet published, and the oldest one's age.
-struct OutboxBacklog {
-  long long rows = 0;
-  double oldest_age_seconds = 0;
+// What an operator watches in the database, read at each metrics scrape: the outbox rows
+// committed and not yet published, the oldest one's age, and the webhook endpoints disabled.
+struct OpsGauges {
+  long long unpublished_rows = 0;
+  double oldest_unpublished_age_seconds = 0;
+  long long disabled_webhooks = 0;
 };
-OutboxBacklog outboxBacklog(Database& db);
+OpsGauges readOpsGauges(Database& db);
 
 }  // namespace smsgw::db

@@ -19,8 +19,9 @@ std::unique_ptr<OpsEndpoint> startProcessOps(const OpsEndpointConfig& config, db
     return true;
   };
   auto refresh = [&db] {
-    auto backlog = db::outboxBacklog(db);
-    metrics::outboxBacklog(backlog.rows, backlog.oldest_age_seconds);
+    auto gauges = db::readOpsGauges(db);
+    metrics::outboxBacklog(gauges.unpublished_rows, gauges.oldest_unpublished_age_seconds);
+    metrics::webhooksDisabled(gauges.disabled_webhooks);
   };
   return std::make_unique<OpsEndpoint>(config, ready, refresh);
 }

@@ -14,6 +14,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # The API and each worker instance serve /metrics, /health and /ready on a port of their own,
 # counted from here (metrics_port_of).
 : "${METRICS_BASE_PORT:=9400}"
+: "${PROMETHEUS_PORT:=9090}"  # ops/up --observe
 
 # ccache hits across clones of this repository (CI builds in a fresh clone).
 export CCACHE_BASEDIR="$REPO_ROOT" CCACHE_NOHASHDIR=true
@@ -32,7 +33,8 @@ parse_stack_options() {
   while [ $# -gt 0 ]; do
     case "$1" in
       --workers) SMSGW_WORKER_INSTANCES="$2"; shift 2;;
-      *) die "unknown option $1 (ops/up [--workers N])";;
+      --observe) SMSGW_OBSERVE=1; shift;;
+      *) die "unknown option $1 (ops/up [--workers N] [--observe])";;
     esac
   done
   [[ "$SMSGW_WORKER_INSTANCES" =~ ^[1-9][0-9]?$ ]] || die "--workers takes 1 to 99"
@@ -246,7 +248,35 @@ start_services() {
   done
 }
 
+# Debian's Prometheus server, scraping the API and every worker instance every 5 s with the
+# recording and alerting rules of ops/observe/rules.yml; its own data lives in the data folder.
+start_observer() {
+  if ! command -v prometheus >/dev/null; then
+    log "installing: prometheus"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  fi
+  local dir="$SMSGW_DATA_DIR/prometheus" w instance
+  mkdir -p "$dir/data"
+  {
+    echo "global: {scrape_interval: 5s, evaluation_interval: 5s}"
+    echo "rule_files: ['$REPO_ROOT/ops/observe/rules.yml']"
+    echo "scrape_configs:"
+    echo "  - job_name: smsgw"
+    echo "    static_configs:"
+    echo "      - {targets: ['127.0.0.1:$(metrics_port_of api)'], labels: {process: api}}"
+    for w in "${WORKERS[@]}"; do
+      for instance in $(worker_instances "$w"); do
+        echo "      - {targets: ['127.0.0.1:$(metrics_port_of "$instance")'], labels: {process: $instance}}"
+      done
+    done
+  } > "$dir/prometheus.yml"
+  start prometheus prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
+    --web.listen-address="127.0.0.1:$PROMETHEUS_PORT"
+  wait_for "prometheus" 60 curl -fsS "http://127.0.0.1:$PROMETHEUS_PORT/-/ready"
+}
+
 stop_services() {
+  stop prometheus
   local w instance
   for w in "${WORKERS[@]}"; do
     for instance in $(running_worker_instances "$w"); do stop "$instance"; done
@@ -266,6 +296,7 @@ print_status() {
     printf '%-20s %-8s\n' postgresql down
   fi
   local w names=(broker carrier-sim api)
+  is_running prometheus && names+=(prometheus)
   for w in "${WORKERS[@]}"; do
     mapfile -t -O "${#names[@]}" names < <(running_worker_instances "$w")
     [ -f "$RUN_DIR/$w.pid" ] || names+=("$w")
@@ -276,6 +307,7 @@ print_status() {
       broker) [ -s "$BOOTSTRAP_FILE" ] && detail="bootstrap $(cat "$BOOTSTRAP_FILE") (file $BOOTSTRAP_FILE)";;
       carrier-sim) detail="http://127.0.0.1:$SIM_PORT";;
       api) detail="http://$SMSGW_BIND_HOST:$API_PORT";;
+      prometheus) detail="http://127.0.0.1:$PROMETHEUS_PORT (graphs, alerts: /alerts)";;
     esac
     local port; port="$(metrics_port_of "$name")"
     [ "$port" != 0 ] && detail="$detail metrics http://127.0.0.1:$port/metrics"
