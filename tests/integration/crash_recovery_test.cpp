@@ -61,8 +61,9 @@ class CrashRecoveryTest : public ::testing::Test {
   // Idempotency-Key until the API answers.
   void sendAll(const LiveCustomer& c) {
     auto sent = sendAsCarefulClient(apiUrl(), c, kSendsPerAccount, "send");
+    EXPECT_TRUE(sent.refusals.empty()) << sent.refusals.size() << " sends refused";
     std::lock_guard lock(mutex_);
-    accepted_.insert(accepted_.end(), sent.begin(), sent.end());
+    accepted_.insert(accepted_.end(), sent.accepted.begin(), sent.accepted.end());
   }
 
   long long query(const std::string& sql_text) {

@@ -50,6 +50,13 @@ class PipelineTest : public ::testing::Test {
     }
     return done();
   }
+  // Sends as a careful client (live_customers.h); every send must be accepted.
+  std::vector<AcceptedSend> send(const LiveCustomer& customer, int count, const std::string& tag) {
+    auto sends = sendAsCarefulClient(stack_.apiUrl(), customer, count, tag);
+    EXPECT_TRUE(sends.refusals.empty())
+        << sends.refusals.size() << " refused, the first " << sends.refusals.front();
+    return sends.accepted;
+  }
   // A webhook of the customer's for `events` (a JSON array), pointing at the receiver.
   void subscribe(const LiveCustomer& customer, const std::string& events) {
     db::Session sql(database_);

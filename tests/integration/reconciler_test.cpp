@@ -48,7 +48,7 @@ TEST_F(ReconcilerTest, WorkWhoseRecordsTheBrokerLostIsFinishedByTheReconciler) {
             R"(["message.queued", "message.sent", "message.delivered", "message.received"])");
   // Receipts wait on the broker: the carrier took 50 texts and reported them delivered.
   stack_.stopWorkers(Worker::Receipt);
-  sendAsCarefulClient(stack_.apiUrl(), customer, kSending, "sending");
+  send(customer, kSending, "sending");
   ASSERT_TRUE(eventually(
       [&] { return query("SELECT count(*) FROM messages WHERE status = 'SENDING'") == kSending; },
       60));
@@ -56,7 +56,7 @@ TEST_F(ReconcilerTest, WorkWhoseRecordsTheBrokerLostIsFinishedByTheReconciler) {
   stack_.stopWorkers(Worker::Sender);
   stack_.stopWorkers(Worker::WebhookDispatcher);
   stack_.stopWorkers(Worker::InboundKeyword);
-  sendAsCarefulClient(stack_.apiUrl(), customer, kQueued, "queued");
+  send(customer, kQueued, "queued");
   for (int i = 0; i < kInbound; ++i)
     text(customer.recipients[static_cast<size_t>(i)], customer.numbers[0],
          "Hi " + std::to_string(i));

@@ -120,7 +120,7 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
   }
   std::vector<std::thread> clients;
   for (const auto& customer : customers) {
-    clients.emplace_back([&] { sendAsCarefulClient(stack_.apiUrl(), customer, kSendsEach, "r"); });
+    clients.emplace_back([&] { send(customer, kSendsEach, "r"); });
   }
   for (auto& client : clients) client.join();
   // Subscribers text the numbers; every fifth says STOP (an opt-out and an automatic reply).
@@ -178,14 +178,14 @@ TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLo
     return settled;
   };
   // Receipts of the first 100 sends are before the incident's time and stay applied.
-  sendAsCarefulClient(stack_.apiUrl(), customer, 100, "early");
+  send(customer, 100, "early");
   ASSERT_TRUE(delivered(100));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::string incident_start = formatIso(std::chrono::system_clock::now());
 
   // The receipt worker is stopped: 300 sends reach the carrier, and their receipts pile up.
   stack_.stopWorkers(Worker::Receipt);
-  sendAsCarefulClient(stack_.apiUrl(), customer, 300, "late");
+  send(customer, 300, "late");
   ASSERT_TRUE(eventually(
       [&] {
         return query("SELECT count(*) FROM messages WHERE status = 'SENDING'") == 300 &&

@@ -1,9 +1,9 @@
 #include "tests/support/live_customers.h"
 
-#include <gtest/gtest.h>
 #include <soci/soci.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <thread>
 
 #include "adapters/http_client.h"
@@ -42,7 +42,8 @@ LiveCustomer LiveCustomerFactory::make(int numbers, int recipients, long long ba
     std::string number = "+1613" + std::to_string(3000000 + next_number_++);
     auto outcome = numbers::purchaseNumber(db_, carrier, c.id, *E164::parse(number),
                                            std::chrono::system_clock::now());
-    EXPECT_EQ(outcome.kind, numbers::PurchaseOutcome::Kind::Completed) << outcome.detail;
+    if (outcome.kind != numbers::PurchaseOutcome::Kind::Completed)
+      throw std::runtime_error("buying " + number + " failed: " + outcome.detail);
     c.numbers.push_back(number);
   }
   db::Session sql(db_);
@@ -58,10 +59,9 @@ LiveCustomer LiveCustomerFactory::make(int numbers, int recipients, long long ba
   return c;
 }
 
-std::vector<AcceptedSend> sendAsCarefulClient(const std::string& api_url,
-                                              const LiveCustomer& customer, int count,
-                                              const std::string& tag) {
-  std::vector<AcceptedSend> accepted;
+CarefulSends sendAsCarefulClient(const std::string& api_url, const LiveCustomer& customer,
+                                 int count, const std::string& tag) {
+  CarefulSends sends;
   for (int i = 0; i < count; ++i) {
     nlohmann::json body = {
         {"from", customer.numbers[static_cast<size_t>(i) % customer.numbers.size()]},
@@ -75,18 +75,18 @@ std::vector<AcceptedSend> sendAsCarefulClient(const std::string& api_url,
       auto response = httpRequest("POST", api_url + "/v1/messages", headers, body.dump(),
                                   std::chrono::seconds(10));
       if (response.status == 201) {
-        accepted.push_back({nlohmann::json::parse(response.body)["id"], body["body"]});
+        sends.accepted.push_back({nlohmann::json::parse(response.body)["id"], body["body"]});
         break;
       }
       if ((response.status != 0 && response.status < 500 && response.status != 409) ||
           attempt > 300) {
-        ADD_FAILURE() << "send refused: " << response.status << " " << response.body;
+        sends.refusals.push_back(std::to_string(response.status) + " " + response.body);
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }
-  return accepted;
+  return sends;
 }
 
 }  // namespace smsgw::testing
