@@ -34,7 +34,7 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
   settings.add("KAFKA_FETCH_WAIT_MAX_MS", w.fetch_wait_max_ms,
                "longest a fetch waits at the broker (the mock broker always waits this long)");
   settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
-               "consume loops + 2, at least 4");
+               "consume loops + periodic tasks + 3, at least 4");
   addOpsEndpointSettings(settings, w.ops);
   CLI::App* replay = settings.cli().add_subcommand(
       "replay", "re-process a range of a topic through this worker's handler, then exit");
@@ -49,12 +49,12 @@ int runWorker(const WorkerSpec& spec,
   try {
     const auto& stop = topics::stopOnSignals();
     const WorkerSettings& settings = spec.settings;
-    // Each consume loop holds one connection at a time; the relay, each periodic task and the
-    // heartbeat one each.
+    // Each consume loop holds one connection at a time; so do each periodic task, the heartbeat
+    // and the operations endpoint; the relay has one of its own. One spare.
     int pool_size =
         settings.db_pool_size > 0
             ? settings.db_pool_size
-            : std::max(4, spec.consume_loops + 2 + static_cast<int>(spec.periodic.size()));
+            : std::max(4, spec.consume_loops + static_cast<int>(spec.periodic.size()) + 3);
     db::Database db(settings.database_url, static_cast<size_t>(pool_size));
     topics::Producer producer(settings.kafka.brokers, "smsgw-" + spec.name,
                               settings.kafka.properties);
