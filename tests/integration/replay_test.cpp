@@ -152,6 +152,12 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
   Footprint before = footprint();
   std::cout << "before the replay: " << before << std::endl;
 
+  // Into the live group only while its workers are stopped.
+  auto refused = stack_.admin({"replay", "--topic", "events", "--from-offset", "0", "--group",
+                               stack_.liveGroup(Worker::WebhookDispatcher), "--execute"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.log;
+  EXPECT_NE(refused.log.find("live member"), std::string::npos) << refused.log;
+
   for (Worker worker : PipelineStack::allWorkers()) stack_.stopWorkers(worker);
   for (const auto& topic : topics::allTopics()) {
     auto summary =

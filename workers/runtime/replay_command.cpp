@@ -155,16 +155,27 @@ int runReplayCommand(const WorkerSpec& spec, WorkerContext& context,
       std::fprintf(stderr, "dry run: nothing was re-processed; add --execute to run it\n");
       return 0;
     }
+    // The replay is a member of its group while it runs, registered before it looks for
+    // others: of two replays started at once into one group, each sees the other and refuses.
     auto self = db::thisProcess("replay", group);
-    if (auto busy = groupBusy(context, config, self)) {
-      std::fprintf(stderr, "replay refused: %s\n", busy->c_str());
-      return 2;
+    {
+      db::Session sql(context.db);
+      db::beat(*sql, self, context.clock.now());
     }
-    // The replay is a member of its group while it runs: a second replay into it is refused.
-    Periodic heartbeat("replay heartbeat", db::kHeartbeatInterval, [&] {
+    auto heartbeat = std::make_unique<Periodic>("replay heartbeat", db::kHeartbeatInterval, [&] {
       db::Session sql(context.db);
       db::beat(*sql, self, context.clock.now());
     });
+    auto leave = [&] {
+      heartbeat.reset();
+      db::Session sql(context.db);
+      db::stopped(*sql, self, context.clock.now());
+    };
+    if (auto busy = groupBusy(context, config, self)) {
+      leave();
+      std::fprintf(stderr, "replay refused: %s\n", busy->c_str());
+      return 2;
+    }
     context.relay.start();
     topics::RecordRunner runner(config, context.producer, make_handler(context));
     topics::ReplayOptions options;
@@ -174,10 +185,7 @@ int runReplayCommand(const WorkerSpec& spec, WorkerContext& context,
     while (context.relay.publishPending() > 0) {
     }
     context.relay.stop();
-    {
-      db::Session sql(context.db);
-      db::stopped(*sql, self, context.clock.now());
-    }
+    leave();
     plan["handled"] = done.done;
     plan["applied"] = done.applied;
     plan["already_applied"] = done.unchanged;

@@ -67,7 +67,7 @@ int runWorker(const WorkerSpec& spec,
     {
       auto ops = topics::startProcessOps(settings.ops, db, producer);
       auto instance = db::thisProcess(spec.name, spec.liveGroup());
-      Periodic heartbeat("heartbeat", db::kHeartbeatInterval, [&] {
+      auto heartbeat = std::make_unique<Periodic>("heartbeat", db::kHeartbeatInterval, [&] {
         db::Session sql(db);
         db::beat(*sql, instance, clock.now());
       });
@@ -81,6 +81,7 @@ int runWorker(const WorkerSpec& spec,
           spec.consumerConfig(spec.liveGroup(), spec.topics), spec.consume_loops, producer,
           [&] { return make_handler(context); }, stop);
       periodic.clear();
+      heartbeat.reset();  // no beat may come after the word that this instance stopped
       try {
         db::Session sql(db);
         db::stopped(*sql, instance, clock.now());
