@@ -27,6 +27,7 @@ bool connectionLooksBroken(soci::session& session) {
 }  // namespace
 
 bool Database::needsRequestId(const void* connection, const std::string& request_id) {
+  if (!tell_request_ids_) return false;
   std::lock_guard lock(request_ids_mutex_);
   auto [known, added] = request_ids_.try_emplace(connection, request_id);
   if (added) return !request_id.empty();

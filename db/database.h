@@ -20,15 +20,20 @@ class Database {
   const std::string& conninfo() const { return conninfo_; }
 
   // Which request each pooled connection last worked for (the smsgw.request_id setting the
-  // outbox stamps on its rows, migration 0017); Session keeps it in step with RequestScope.
-  // True when `connection` must be told `request_id`.
+  // outbox stamps on the rows SQL functions write, migration 0017); Session keeps it in step
+  // with RequestScope. True when `connection` must be told `request_id`.
   bool needsRequestId(const void* connection, const std::string& request_id);
+  // Off for a process whose requests never reach those SQL functions (the webhook dispatcher):
+  // its sessions then cost no statement to tell. Rows written from C++ (db::enqueueOutbox, a
+  // webhook attempt) carry the request id themselves either way.
+  void tellConnectionsTheRequest(bool tell) { tell_request_ids_ = tell; }
 
  private:
   soci::connection_pool pool_;
   std::string conninfo_;
   std::mutex request_ids_mutex_;
   std::unordered_map<const void*, std::string> request_ids_;
+  bool tell_request_ids_ = true;
 };
 
 // A leased session whose connection is re-established if PostgreSQL dropped it, and which

@@ -2,14 +2,18 @@
 
 #include <soci/soci.h>
 
+#include "adapters/log.h"
+
 namespace smsgw::db {
 
 long long enqueueOutbox(soci::session& sql, const std::string& topic, const std::string& key,
                         const std::string& payload) {
   long long id = 0;
-  sql << "INSERT INTO outbox (topic, record_key, payload) VALUES (:topic, :key, :payload) "
-         "RETURNING id",
-      soci::use(topic), soci::use(key), soci::use(payload), soci::into(id);
+  // The request id goes with the row itself, not through the session's setting.
+  const std::string& request_id = RequestScope::current();
+  sql << "INSERT INTO outbox (topic, record_key, payload, request_id) VALUES (:topic, :key, "
+         ":payload, NULLIF(:request, '')) RETURNING id",
+      soci::use(topic), soci::use(key), soci::use(payload), soci::use(request_id), soci::into(id);
   return id;
 }
 

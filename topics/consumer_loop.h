@@ -1,12 +1,13 @@
 #pragma once
 // The generic consume loop every worker runs (DESIGN.md rules 2 and 3):
-// - the handler runs its own database transaction and returns only after it committed;
-// - the offset is stored only after the handler returned, so a crash replays the record;
+// - the handler runs its own database transaction and returns only after it committed, or
+//   returns an outcome that settles once its effects are durable (Outcome::settles);
+// - the offset is stored only after that, so a crash replays the record;
 // - PermanentError (and a record failing kMaxUnknownFailures times) goes to `<topic>.dlq`
 //   with the reason, so it never blocks its partition;
-// - RetryableError and transient database errors are retried with backoff; after `max_retry_time`
-// the process exits (fatal)
-//   and the supervisor restarts it, replaying from the last stored offset.
+// - RetryableError and transient database errors are retried with backoff; after
+//   `max_retry_time` the process exits (fatal) and the supervisor restarts it, replaying from
+//   the last stored offset.
 // Runs on the calling thread until `stop` becomes true, then closes cleanly (final commit).
 
 #include <atomic>

@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include "adapters/log.h"
 #include "domain/ids.h"
 #include "domain/webhook_retry_policy.h"
 
@@ -68,13 +69,16 @@ void insertAttempt(soci::session& sql, const OwedDelivery& owed, const DeliveryO
   soci::indicator status_indicator = outcome.http_status ? soci::i_ok : soci::i_null;
   soci::indicator reason_indicator = outcome.reason.empty() ? soci::i_null : soci::i_ok;
   int duration = outcome.duration_ms;
+  // The request the event came from (the dispatcher runs each attempt in its scope).
+  const std::string& request_id = RequestScope::current();
   sql << "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, "
-         "http_status, error_reason, duration_ms, occurred_at) VALUES (:id, :w, :e::uuid, :t, :n, "
-         ":s::int::boolean, :h, :r, :d, :at::timestamptz) ON CONFLICT DO NOTHING",
+         "http_status, error_reason, duration_ms, occurred_at, request_id) VALUES (:id, :w, "
+         ":e::uuid, :t, :n, :s::int::boolean, :h, :r, :d, :at::timestamptz, NULLIF(:rid, '')) "
+         "ON CONFLICT DO NOTHING",
       soci::use(id), soci::use(owed.endpoint.id), soci::use(owed.event.id),
       soci::use(owed.event.type), soci::use(owed.attempt), soci::use(success),
       soci::use(status, status_indicator), soci::use(outcome.reason, reason_indicator),
-      soci::use(duration), soci::use(at);
+      soci::use(duration), soci::use(at), soci::use(request_id);
 }
 
 void clearStreak(soci::session& sql, const std::string& webhook_id, TimePoint now) {

@@ -121,7 +121,7 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
                    .count()
             << " s" << std::endl;
 
-  // Settling: stale hand-offs fail after 5 s, lost records are swept after 30 s, and the
+  // Settling: stale hand-offs fail after 5 s, lost records are written again after 30 s, and the
   // simulator retries receipts the API missed.
   auto unsettled = [&] {
     return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING')");
