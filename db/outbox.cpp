@@ -26,10 +26,10 @@ long long enqueueOutbox(Database& db, const std::string& topic, const std::strin
 OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
   OpsGauges gauges;
-  // The partial index outbox_unpublished holds exactly the unpublished rows.
-  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8, "
+  // The rows after the relay's position (migration 0018), read along the primary key.
+  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(o.created_at)), 0)::float8, "
           "(SELECT count(*) FROM webhooks WHERE NOT active AND deleted_at IS NULL) "
-          "FROM outbox WHERE published_at IS NULL",
+          "FROM outbox o JOIN outbox_relay_position p ON (o.txid, o.id) > (p.txid, p.id)",
       soci::into(gauges.unpublished_rows), soci::into(gauges.oldest_unpublished_age_seconds),
       soci::into(gauges.disabled_webhooks);
   return gauges;

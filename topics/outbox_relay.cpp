@@ -85,6 +85,7 @@ bool OutboxRelay::lead() {
 
 void OutboxRelay::stepDown() {
   leading_ = false;
+  position_ = {};       // a new lead reads it again: another leader may have moved it
   connection_.reset();  // closing the connection releases the lock, wherever it stood
 }
 
@@ -99,13 +100,24 @@ int OutboxRelay::publishPending() {
   }
 }
 
+void OutboxRelay::readPosition(soci::session& sql) {
+  sql << "SELECT txid::text, id FROM outbox_relay_position", soci::into(position_.txid),
+      soci::into(position_.id);
+}
+
 int OutboxRelay::publishAsLeader(soci::session& sql) {
-  std::vector<long long> ids(static_cast<size_t>(config_.batch_size));
+  if (position_.txid.empty()) readPosition(sql);
+  std::vector<std::string> txids(static_cast<size_t>(config_.batch_size));
+  std::vector<long long> ids(txids.size());
   std::vector<std::string> topics(ids.size()), keys(ids.size()), payloads(ids.size()),
       request_ids(ids.size());
-  sql << "SELECT id, topic, record_key, payload, coalesce(request_id, '') FROM outbox "
-         "WHERE published_at IS NULL ORDER BY id LIMIT :limit",
-      soci::use(config_.batch_size), soci::into(ids), soci::into(topics), soci::into(keys),
+  // Only rows of transactions older than every one still running: all of those have ended, so
+  // no row at or below where this pass stops can still appear (migration 0018).
+  sql << "SELECT txid::text, id, topic, record_key, payload, coalesce(request_id, '') FROM outbox "
+         "WHERE (txid, id) > (:txid::xid8, :id) AND txid < "
+         "pg_snapshot_xmin(pg_current_snapshot()) ORDER BY txid, id LIMIT :limit",
+      soci::use(position_.txid), soci::use(position_.id), soci::use(config_.batch_size),
+      soci::into(txids), soci::into(ids), soci::into(topics), soci::into(keys),
       soci::into(payloads), soci::into(request_ids);
   if (ids.empty()) return 0;
 
@@ -116,22 +128,25 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
     if (!request_ids[i].empty()) headers[kRequestIdHeader] = request_ids[i];
     acks.push_back(producer_.produce(topics[i], keys[i], payloads[i], headers));
   }
-  std::vector<long long> published;
+  // The position moves over the rows acknowledged in order, up to the first that was not: that
+  // one and those after it go again next pass (consumers absorb the repeats, DESIGN.md rule 2).
+  size_t published = 0;
   for (size_t i = 0; i < ids.size(); ++i) {
     try {
       acks[i].get();
-      published.push_back(ids[i]);
+      if (published == i) ++published;
     } catch (const std::exception& e) {
       spdlog::warn("outbox row {} not published yet: {}", ids[i], db::describeError(e));
     }
   }
-  // Not in a transaction: only the leader writes published_at, and a crash before this line
-  // publishes the rows again (consumers are idempotent, DESIGN.md rule 2).
-  if (!published.empty()) {
-    std::string list = fmt::format("{{{}}}", fmt::join(published, ","));
-    sql << "UPDATE outbox SET published_at = now() WHERE id = ANY(:ids::bigint[])", soci::use(list);
-  }
-  return static_cast<int>(published.size());
+  if (published == 0) return 0;
+  // Not in a transaction: only the leader moves the position, through the connection that
+  // holds the lock. A crash before this line publishes the rows again.
+  Position reached{txids[published - 1], ids[published - 1]};
+  sql << "UPDATE outbox_relay_position SET txid = :txid::xid8, id = :id, moved_at = now()",
+      soci::use(reached.txid), soci::use(reached.id);
+  position_ = reached;
+  return static_cast<int>(published);
 }
 
 }  // namespace smsgw::topics

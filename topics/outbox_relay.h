@@ -1,5 +1,12 @@
 #pragma once
-// Publishes committed outbox rows to Kafka and marks them published (DESIGN.md rule 1).
+// Publishes committed outbox rows to Kafka (DESIGN.md rule 1) and keeps how far it got.
+//
+// A row is written once and never updated (migration 0018): the relay reads the rows after its
+// position in (transaction id, id) order, only those of transactions older than every
+// transaction still running, so a row that commits late is never passed over. Rows of one key
+// leave in the order their transactions began writing; a record that follows another through
+// Kafka, or a lock taken before the first write, comes after it. A transaction left open holds
+// back the rows committed after it began (ops: `idle_in_transaction_session_timeout`).
 //
 // One relay at a time publishes, across all processes: the leader, which holds a session-level
 // advisory lock on a connection of its own, so records leave in outbox order. The leader
@@ -18,6 +25,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "db/database.h"
@@ -49,6 +57,7 @@ class OutboxRelay {
   bool lead();
   void stepDown();
   int publishAsLeader(soci::session& sql);
+  void readPosition(soci::session& sql);
 
   db::Database& db_;
   Producer& producer_;
@@ -61,6 +70,11 @@ class OutboxRelay {
   std::mutex pass_mutex_;  // one pass at a time in this process; guards what follows
   std::unique_ptr<soci::session> connection_;  // the relay's own, holding the lock when leading
   std::atomic<bool> leading_{false};
+  struct Position {
+    std::string txid;  // empty until read from outbox_relay_position on taking the lead
+    long long id = 0;
+  };
+  Position position_;
   bool attempted_once_ = false;
   std::chrono::steady_clock::time_point last_attempt_;
 };

@@ -99,7 +99,7 @@ settle() {
   drain
   for _ in $(seq 240); do
     left=$(psql "$DB" -At -c "SELECT (SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING') \
-      AND created_at > now() - interval '10 minutes') + (SELECT count(*) FROM outbox WHERE published_at IS NULL)")
+      AND created_at > now() - interval '10 minutes') + (SELECT count(*) FROM outbox_pending)")
     [ "$left" = 0 ] && break
     sleep 0.5
   done

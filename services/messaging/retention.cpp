@@ -30,11 +30,13 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
 
 int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch) {
   int deleted = 0;
-  // Oldest first along the primary key: what is left at the front is the youngest row still
-  // kept, so each batch reads little more than it deletes.
-  sql << "WITH old AS (SELECT id FROM outbox WHERE published_at < now() - make_interval(hours => "
-         ":h) ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED), done AS (DELETE FROM outbox o USING "
-         "old WHERE o.id = old.id RETURNING 1) SELECT count(*) FROM done",
+  // Oldest first along the primary key, never past the relay's position: what is left at the
+  // front is the youngest row still kept, so each batch reads little more than it deletes.
+  sql << "WITH old AS (SELECT o.txid, o.id FROM outbox o JOIN outbox_relay_position p ON "
+         "(o.txid, o.id) <= (p.txid, p.id) WHERE o.created_at < now() - make_interval(hours => "
+         ":h) ORDER BY o.txid, o.id LIMIT :n FOR UPDATE OF o SKIP LOCKED), done AS (DELETE FROM "
+         "outbox o USING old WHERE (o.txid, o.id) = (old.txid, old.id) RETURNING 1) "
+         "SELECT count(*) FROM done",
       soci::use(policy.outbox_retention_hours), soci::use(batch), soci::into(deleted);
   return deleted;
 }

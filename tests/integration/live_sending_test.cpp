@@ -175,10 +175,13 @@ TEST_F(LiveSendingTest, TheReconcilerAsksTheCarrierForAReceiptThatNeverCame) {
 
 TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStored) {
   scratch_.exec(
-      "INSERT INTO outbox (topic, record_key, payload, published_at) VALUES "
-      "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_lost\"}', "
-      "now()), ('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_kept\"}', "
-      "now())");
+      "INSERT INTO outbox (topic, record_key, payload) VALUES "
+      "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_lost\"}'), "
+      "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_kept\"}')");
+  // Both published: the relay's position passed them.
+  scratch_.exec(
+      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
+      "txid DESC, id DESC LIMIT 1)");
   scratch_.exec(
       "INSERT INTO messages (id, account_id, direction, from_number, to_number, status, "
       "mode, carrier_message_id) VALUES ('msg_kept', '" +
@@ -187,8 +190,16 @@ TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStor
       "'car_kept')");
   clock_.skip(std::chrono::seconds(61));
   EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).inbound, 1);
-  EXPECT_EQ(count("outbox WHERE published_at IS NULL AND payload LIKE '%car_lost%'"), 1);
-  EXPECT_EQ(count("outbox WHERE published_at IS NULL AND payload LIKE '%car_kept%'"), 0);
+  EXPECT_EQ(count("outbox_pending WHERE payload LIKE '%car_lost%'"), 1);
+  EXPECT_EQ(count("outbox_pending WHERE payload LIKE '%car_kept%'"), 0);
+  // Once published, the copy is a row like the first: the claim on the text keeps both from
+  // being copied again within the wait.
+  scratch_.exec(
+      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
+      "txid DESC, id DESC LIMIT 1)");
+  clock_.skip(std::chrono::seconds(30));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).inbound, 0);
+  EXPECT_EQ(count("outbox WHERE payload LIKE '%car_lost%'"), 2);
 }
 
 TEST_F(LiveSendingTest, TheReconcilerWritesAgainAnEventNoEndpointSaw) {
@@ -474,17 +485,23 @@ TEST_F(LiveSendingTest, BodiesArePurgedAfterTheRetentionPeriod) {
 TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpublishedNever) {
   scratch_.exec("DELETE FROM outbox");
   scratch_.exec(
-      "INSERT INTO outbox (topic, record_key, payload, created_at, published_at) VALUES "
-      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
-      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
-      "('events', 'old', '{}', now() - interval '3 days', now() - interval '25 hours'), "
-      "('events', 'stuck', '{}', now() - interval '3 days', NULL), "
-      "('events', 'recent', '{}', now() - interval '3 days', now() - interval '23 hours')");
+      "INSERT INTO outbox (topic, record_key, payload, created_at) VALUES "
+      "('events', 'old', '{}', now() - interval '25 hours'), "
+      "('events', 'old', '{}', now() - interval '25 hours'), "
+      "('events', 'old', '{}', now() - interval '25 hours'), "
+      "('events', 'recent', '{}', now() - interval '23 hours')");
+  scratch_.exec(
+      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
+      "txid DESC, id DESC LIMIT 1)");
+  // Written by a later transaction, so after the position: not published, however old.
+  scratch_.exec(
+      "INSERT INTO outbox (topic, record_key, payload, created_at) VALUES "
+      "('events', 'stuck', '{}', now() - interval '3 days')");
   db::Session sql(database_);
   EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 2) << "at most a batch";
   EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 1);
   EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 0);
-  EXPECT_EQ(text("SELECT string_agg(record_key, ',' ORDER BY id) FROM outbox"), "stuck,recent");
+  EXPECT_EQ(text("SELECT string_agg(record_key, ',' ORDER BY id) FROM outbox"), "recent,stuck");
 }
 
 TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {

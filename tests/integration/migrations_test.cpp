@@ -23,7 +23,7 @@ TEST(Migrations, ApplyFromEmptyAndRecordTheirVersions) {
   EXPECT_EQ(first.already_applied, 0);
   // The tables the code relies on exist.
   database.exec("SELECT id, balance_cents FROM accounts LIMIT 0");
-  database.exec("SELECT id, published_at FROM outbox LIMIT 0");
+  database.exec("SELECT txid, id FROM outbox_pending LIMIT 0");
   database.exec("SELECT api_account_document(a, now()) FROM accounts a LIMIT 0");
 
   auto second = db::migrate(database.url(), SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);

@@ -62,14 +62,14 @@ TEST_F(ReconcilerTest, WorkWhoseRecordsTheBrokerLostIsFinishedByTheReconciler) {
          "Hi " + std::to_string(i));
   ASSERT_TRUE(eventually(
       [&] {
-        return query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0 &&
+        return query("SELECT count(*) FROM outbox_pending") == 0 &&
                query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'") >= kSending &&
                query("SELECT count(*) FROM outbox WHERE topic = 'sms.inbound'") == kInbound;
       },
       60))
-      << "unpublished " << query("SELECT count(*) FROM outbox WHERE published_at IS NULL")
-      << ", receipts " << query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'")
-      << ", inbound " << query("SELECT count(*) FROM outbox WHERE topic = 'sms.inbound'");
+      << "unpublished " << query("SELECT count(*) FROM outbox_pending") << ", receipts "
+      << query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'") << ", inbound "
+      << query("SELECT count(*) FROM outbox WHERE topic = 'sms.inbound'");
 
   // The broker goes away with every record; everything starts again on a new one.
   for (Worker worker : PipelineStack::allWorkers()) stack_.stopWorkers(worker);

@@ -77,7 +77,7 @@ class ReplayTest : public PipelineTest {
   bool quiet() {
     return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING', 'SENT')") ==
                0 &&
-           query("SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0 &&
+           query("SELECT count(*) FROM outbox_pending") == 0 &&
            query("SELECT count(*) FROM webhook_retries") == 0 &&
            query(
                "SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id "
@@ -195,15 +195,13 @@ TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLo
   ASSERT_TRUE(eventually(
       [&] {
         return query("SELECT count(*) FROM messages WHERE status = 'SENDING'") == 300 &&
-               query(
-                   "SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts' AND "
-                   "published_at IS NOT NULL") == 400;
+               query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'") == 400 &&
+               query("SELECT count(*) FROM outbox_pending") == 0;
       },
       120))
       << statusCounts() << "; receipts published "
-      << query(
-             "SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts' AND published_at IS "
-             "NOT NULL");
+      << query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'") << ", unpublished "
+      << query("SELECT count(*) FROM outbox_pending");
   // The snapshot the incident will restore, taken while the receipts wait.
   auto dump = (std::filesystem::temp_directory_path() / ("replay-" + newId("snap") + ".dump"));
   ASSERT_EQ(

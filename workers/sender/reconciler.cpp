@@ -150,17 +150,24 @@ int republishInbound(WorkerContext& context, const ReconcilerSettings& settings,
   std::vector<long long> ids(static_cast<size_t>(settings.batch));
   std::string left_before = isoBefore(now, settings.inbound_after);
   std::string since = isoBefore(now, settings.inbound_after + windowOf(settings));
-  *sql << "SELECT o.id FROM outbox o WHERE o.topic = 'sms.inbound' AND o.created_at > "
-          ":since::timestamptz AND o.published_at < :before::timestamptz AND NOT EXISTS "
-          "(SELECT 1 FROM messages m WHERE m.carrier_message_id = "
-          "o.payload::jsonb ->> 'carrier_message_id') ORDER BY o.id LIMIT :n "
-          "FOR UPDATE OF o SKIP LOCKED",
-      soci::use(since), soci::use(left_before), soci::use(settings.batch), soci::into(ids);
+  // Published (at or below the relay's position) and still no message: one copy per text,
+  // claimed by its carrier id, since a copy made earlier is itself such a row.
+  std::vector<std::string> carrier_ids(ids.size()), txids(ids.size());
+  *sql << "SELECT DISTINCT ON (c) o.txid::text, o.id, c FROM outbox o JOIN outbox_relay_position "
+          "p ON (o.txid, o.id) <= (p.txid, p.id), LATERAL (SELECT o.payload::jsonb ->> "
+          "'carrier_message_id' AS c) r WHERE o.topic = 'sms.inbound' AND o.created_at > "
+          ":since::timestamptz AND o.created_at < :before::timestamptz AND NOT EXISTS (SELECT 1 "
+          "FROM messages m WHERE m.carrier_message_id = c) ORDER BY c, o.id LIMIT :n",
+      soci::use(since), soci::use(left_before), soci::use(settings.batch), soci::into(txids),
+      soci::into(ids), soci::into(carrier_ids);
   int republished = 0;
-  for (long long id : ids) {
-    if (!claimFix(*sql, "inbound", std::to_string(id), now, settings.inbound_after)) continue;
-    // The relay publishes the row again as if it had never left.
-    *sql << "UPDATE outbox SET published_at = NULL WHERE id = :id", soci::use(id);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!claimFix(*sql, "inbound", carrier_ids[i], now, settings.inbound_after)) continue;
+    // The row is never published twice: a copy, dated like it, goes after the position.
+    *sql << "INSERT INTO outbox (topic, record_key, payload, request_id, created_at) SELECT "
+            "topic, record_key, payload, request_id, created_at FROM outbox WHERE (txid, id) = "
+            "(:txid::xid8, :id)",
+        soci::use(txids[i]), soci::use(ids[i]);
     ++republished;
   }
   tx.commit();
