@@ -18,16 +18,27 @@ void initCurlOnce() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+using CurlHandle = std::unique_ptr<CURL, decltype(&curl_easy_cleanup)>;
+
+// The thread's handle for kept connections: curl_easy_reset clears the options of the last
+// call and keeps its connection cache.
+CURL* threadHandle() {
+  thread_local CurlHandle handle(curl_easy_init(), curl_easy_cleanup);
+  if (handle) curl_easy_reset(handle.get());
+  return handle.get();
+}
+
 }  // namespace
 
 HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
                          std::chrono::milliseconds timeout,
-                         const std::optional<PinnedAddress>& pinned) {
+                         const std::optional<PinnedAddress>& pinned, ConnectionUse use) {
   initCurlOnce();
   HttpResponse response;
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  if (!curl) {
+  CurlHandle fresh(use == ConnectionUse::Fresh ? curl_easy_init() : nullptr, curl_easy_cleanup);
+  CURL* h = use == ConnectionUse::Fresh ? fresh.get() : threadHandle();
+  if (!h) {
     response.error = "curl_easy_init failed";
     return response;
   }
@@ -47,8 +58,8 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> resolve_guard(resolve_list,
                                                                             curl_slist_free_all);
 
-  CURL* h = curl.get();
   if (resolve_list) curl_easy_setopt(h, CURLOPT_RESOLVE, resolve_list);
+  if (use == ConnectionUse::KeepAlive) curl_easy_setopt(h, CURLOPT_MAXCONNECTS, 8L);
   curl_easy_setopt(h, CURLOPT_URL, url.c_str());
   curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list);

@@ -1,6 +1,6 @@
 #pragma once
-// Blocking HTTP client over libcurl, one easy handle per call; thread-safe.
-// Redirects are never followed (webhook rule: a 3xx is a failure).
+// Blocking HTTP client over libcurl; thread-safe. Redirects are never followed (webhook rule: a
+// 3xx is a failure).
 
 #include <chrono>
 #include <optional>
@@ -28,9 +28,16 @@ struct PinnedAddress {
   std::string address;  // numeric IPv4 or IPv6
 };
 
+// Fresh: a connection of its own, closed after the call. KeepAlive: the calling thread's
+// connections stay open for its next calls to the same host and port (a handful per thread),
+// for callers whose repeat of a request is harmless should a kept connection turn out closed:
+// webhook deliveries, which receivers dedupe by webhook-id. Never for the carrier's send.
+enum class ConnectionUse { Fresh, KeepAlive };
+
 HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
                          std::chrono::milliseconds timeout,
-                         const std::optional<PinnedAddress>& pinned = std::nullopt);
+                         const std::optional<PinnedAddress>& pinned = std::nullopt,
+                         ConnectionUse use = ConnectionUse::Fresh);
 
 }  // namespace smsgw

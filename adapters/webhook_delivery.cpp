@@ -32,7 +32,8 @@ DeliveryOutcome deliverWebhook(const WebhookEndpoint& endpoint, const EventToDel
                          {"webhook-signature", signature}};
   PinnedAddress pinned{target.target.host, target.target.port, target.address};
   HttpResponse response =
-      httpRequest("POST", endpoint.url, headers, event.body, options.timeout, pinned);
+      httpRequest("POST", endpoint.url, headers, event.body, options.timeout, pinned,
+                  options.keep_alive ? ConnectionUse::KeepAlive : ConnectionUse::Fresh);
   outcome.duration_ms = static_cast<int>(response.duration.count());
   if (response.status == 0) {
     outcome.reason = response.timed_out ? "TIMEOUT" : "NETWORK_ERROR";

@@ -34,6 +34,9 @@ struct DeliveryOutcome {
 struct DeliveryOptions {
   std::chrono::milliseconds timeout{10000};  // spec: 2xx within 10 seconds
   bool allow_loopback = false;               // ALLOW_PRIVATE_WEBHOOK_TARGETS (local stacks)
+  // The calling thread keeps its connections to endpoints open (adapters/http_client.h): the
+  // dispatcher's delivery threads do; a replay from the API makes a connection of its own.
+  bool keep_alive = false;
 };
 
 struct EventToDeliver {

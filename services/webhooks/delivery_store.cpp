@@ -3,6 +3,9 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "adapters/log.h"
 #include "domain/ids.h"
 #include "domain/webhook_retry_policy.h"
@@ -282,6 +285,43 @@ Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
   }
   tx.commit();
   return settlement;
+}
+
+void settleFirstSuccesses(soci::session& sql, const std::vector<FirstSuccess>& done,
+                          TimePoint now) {
+  if (done.empty()) return;
+  std::string at = formatIso(now);
+  nlohmann::json rows = nlohmann::json::array();
+  std::set<std::string> endpoints;
+  for (const auto& [owed, outcome, request_id] : done) {
+    rows.push_back(
+        {{"id", newId("whd")},
+         {"webhook_id", owed.endpoint.id},
+         {"event_id", owed.event.id},
+         {"event_type", owed.event.type},
+         {"attempt", owed.attempt},
+         {"http_status",
+          outcome.http_status ? nlohmann::json(*outcome.http_status) : nlohmann::json()},
+         {"duration_ms", outcome.duration_ms},
+         {"request_id", request_id.empty() ? nlohmann::json() : nlohmann::json(request_id)}});
+    endpoints.insert(owed.endpoint.id);
+  }
+  std::string rows_json = rows.dump(), endpoint_ids = nlohmann::json(endpoints).dump();
+  soci::transaction tx(sql);
+  sql << "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, success, "
+         "http_status, duration_ms, occurred_at, request_id) SELECT r.id, r.webhook_id, "
+         "r.event_id, r.event_type, r.attempt, true, r.http_status, r.duration_ms, "
+         ":at::timestamptz, r.request_id FROM jsonb_to_recordset(:rows::jsonb) AS r(id text, "
+         "webhook_id text, event_id uuid, event_type text, attempt int, http_status int, "
+         "duration_ms int, request_id text) ON CONFLICT DO NOTHING",
+      soci::use(at), soci::use(rows_json);
+  // As clearStreak, for every endpoint of the batch at once.
+  sql << "UPDATE webhooks SET failing_since = NULL, failed_events = 0, last_success_at = "
+         ":at::timestamptz WHERE id IN (SELECT jsonb_array_elements_text(:ids::jsonb)) AND "
+         "(failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < "
+         ":at2::timestamptz - interval '1 minute')",
+      soci::use(at), soci::use(endpoint_ids), soci::use(at);
+  tx.commit();
 }
 
 std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, TimePoint lease_until,

@@ -58,6 +58,17 @@ struct Settlement {
 Settlement settleAttempt(soci::session& sql, const OwedDelivery& owed,
                          const DeliveryOutcome& outcome, TimePoint now, std::mt19937_64& random);
 
+// A first attempt that succeeded, with the request its event came from (for its row).
+struct FirstSuccess {
+  OwedDelivery owed;
+  DeliveryOutcome outcome;
+  std::string request_id;
+};
+// What settleAttempt records for each of `done`, in one transaction of three statements however
+// many they are: their rows in one insert and each endpoint's streak cleared once. A success
+// of a first attempt decides nothing else, so nothing is lost by taking them together.
+void settleFirstSuccesses(soci::session& sql, const std::vector<FirstSuccess>& done, TimePoint now);
+
 // A replay asked through the API: the attempt is recorded after the others of its event, and a
 // success clears the endpoint's streak as any success does.
 void recordReplayAttempt(soci::session& sql, const OwedDelivery& owed,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <soci/soci.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -397,3 +398,76 @@ TEST_F(WebhookDispatchTest, DeadLettersAndAttemptsGoAtTheRetentionCutoff) {
 }
 
 }  // namespace
+
+// Successful first attempts settle together (success_batches.h): every attempt's row, each
+// endpoint's streak cleared, the event told only once its row is committed, a repeat recorded
+// once.
+TEST_F(WebhookDispatchTest, SuccessfulFirstAttemptsSettleTogetherAndEachEventHearsOnce) {
+  WebhookReceiver other_receiver;
+  std::string other = addWebhook(account_, other_receiver.url());
+  scratch_.exec(
+      "UPDATE webhooks SET failing_since = now() - interval '1 hour', failed_events = 3 "
+      "WHERE id = '" +
+      webhook_ + "'");
+  std::vector<webhooks::FirstSuccess> done;
+  for (int i = 0; i < 6; ++i) {
+    auto record = topics::EventRecord::parse(raise().payload);
+    webhooks::OwedDelivery owed;
+    owed.endpoint.id = i % 2 == 0 ? webhook_ : other;
+    owed.account_id = account_;
+    owed.event = {record.id, record.type, record.envelope().dump()};
+    DeliveryOutcome outcome;
+    outcome.success = true;
+    outcome.http_status = 200;
+    outcome.duration_ms = 3;
+    done.push_back({owed, outcome, "req_" + std::to_string(i)});
+  }
+  std::atomic<int> settled{0};
+  {
+    workers::SuccessBatches batches(database_, clock_, /*max_batch=*/4);
+    for (const auto& success : done)
+      batches.add(success, [&] {
+        EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE request_id = '" +
+                      success.request_id + "'"),
+                  1)
+            << "the event hears of its attempt once the row is committed";
+        ++settled;
+      });
+    batches.waitIdle();
+    EXPECT_EQ(settled.load(), 6);
+    batches.add(done[0], [&] { ++settled; });  // the same attempt again (a replayed record)
+  }                                            // going away writes what waits
+  EXPECT_EQ(settled.load(), 7);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 1"), 6);
+  EXPECT_EQ(one("SELECT count(DISTINCT (webhook_id, event_id)) FROM webhook_deliveries"), 6);
+  EXPECT_EQ(webhookField("failing_since"), "") << "a success ends the streak";
+  EXPECT_EQ(webhookField("failed_events"), "0");
+  EXPECT_NE(webhookField("last_success_at"), "");
+}
+
+// A burst through the dispatcher: every event delivered and recorded once, whether successes
+// settle together or one by one, and over connections kept open or not.
+TEST_F(WebhookDispatchTest, ABurstIsDeliveredAndRecordedOnceWithOrWithoutBatches) {
+  for (bool batches : {true, false}) {
+    dispatcher_.reset();
+    config_.batch_successes = batches;
+    config_.delivery.keep_alive = batches;
+    size_t connections_before = receiver_.connectionsAccepted();
+    scratch_.exec("DELETE FROM webhook_deliveries");
+    size_t before = receiver_.received();
+    std::vector<topics::Record> records;
+    for (int i = 0; i < 40; ++i) records.push_back(raise());
+    std::vector<topics::Outcome> outcomes;
+    for (const auto& record : records) outcomes.push_back(dispatcher().onEvent(record));
+    for (auto& outcome : outcomes)
+      if (outcome.settles.valid()) outcome.settles.wait();
+    EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success"), 40)
+        << "every event's row is in once its outcome settled (batches " << batches << ")";
+    EXPECT_EQ(receiver_.waitFor(before + 40, 10s).size(), before + 40);
+    size_t connections = receiver_.connectionsAccepted() - connections_before;
+    if (config_.delivery.keep_alive)
+      EXPECT_LE(connections, 8u) << "at most one per delivery thread";
+    else
+      EXPECT_EQ(connections, 40u);
+  }
+}

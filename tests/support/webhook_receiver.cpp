@@ -29,6 +29,7 @@ struct WebhookReceiver::Impl {
 
   void acceptLoop();
   void serve(int fd);
+  bool serveOne(int fd, std::string& buffer);
 };
 
 namespace {
@@ -67,9 +68,17 @@ void writeAll(int fd, const std::string& text) {
 
 void WebhookReceiver::Impl::serve(int fd) {
   std::string buffer;
+  while (serveOne(fd, buffer)) {
+  }
+  close(fd);
+}
+
+// One request from `buffer` and what arrives on `fd`; true when the connection stays open for
+// the next (a 200 to a client that did not ask to close, as a customer's server would keep it).
+bool WebhookReceiver::Impl::serveOne(int fd, std::string& buffer) {
   size_t header_end;
   while ((header_end = buffer.find("\r\n\r\n")) == std::string::npos)
-    if (!readMore(fd, buffer, stopping)) return (void)close(fd);
+    if (!readMore(fd, buffer, stopping)) return false;
   ReceivedRequest request;
   size_t line_end = buffer.find("\r\n");
   for (size_t at = line_end + 2; at < header_end;) {
@@ -88,8 +97,10 @@ void WebhookReceiver::Impl::serve(int fd) {
   if (lower(request.headers["expect"]) == "100-continue")
     writeAll(fd, "HTTP/1.1 100 Continue\r\n\r\n");
   while (buffer.size() < header_end + 4 + length)
-    if (!readMore(fd, buffer, stopping)) return (void)close(fd);
+    if (!readMore(fd, buffer, stopping)) return false;
   request.body = buffer.substr(header_end + 4, length);
+  buffer.erase(0, header_end + 4 + length);
+  bool client_closes = lower(request.headers["connection"]) == "close";
   request.received_at = std::chrono::system_clock::now();
 
   ReceiverAnswer how;
@@ -103,6 +114,10 @@ void WebhookReceiver::Impl::serve(int fd) {
   arrived.notify_all();
   switch (how) {
     case ReceiverAnswer::Ok:
+      if (!client_closes) {
+        writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+        return true;
+      }
       writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
       break;
     case ReceiverAnswer::Status:
@@ -123,7 +138,7 @@ void WebhookReceiver::Impl::serve(int fd) {
     case ReceiverAnswer::Close:
       break;
   }
-  close(fd);
+  return false;
 }
 
 void WebhookReceiver::Impl::acceptLoop() {
@@ -184,6 +199,11 @@ std::vector<ReceivedRequest> WebhookReceiver::waitFor(size_t count, std::chrono:
   std::unique_lock lock(impl_->mutex);
   impl_->arrived.wait_for(lock, timeout, [&] { return impl_->requests.size() >= count; });
   return impl_->requests;
+}
+
+size_t WebhookReceiver::connectionsAccepted() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->connections.size();
 }
 
 size_t WebhookReceiver::received() const {

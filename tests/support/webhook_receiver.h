@@ -2,7 +2,8 @@
 // A real HTTP endpoint for tests on a free loopback port that keeps every request it gets and
 // answers as told: 200, another status, a redirect, no answer until the client gives up, or a
 // connection closed without a word. Plain sockets, one thread per connection, so that a
-// hanging answer delays nobody else. Thread-safe.
+// hanging answer delays nobody else; a connection answered 200 stays open for the next request
+// (HTTP/1.1 keep-alive), any other answer closes it. Thread-safe.
 
 #include <chrono>
 #include <map>
@@ -36,6 +37,7 @@ class WebhookReceiver {
   // Waits until at least `count` requests arrived; returns all received so far.
   std::vector<ReceivedRequest> waitFor(size_t count, std::chrono::seconds timeout);
   size_t received() const;
+  size_t connectionsAccepted() const;
 
   struct Impl;
 

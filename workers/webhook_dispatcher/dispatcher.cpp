@@ -53,11 +53,24 @@ void thenFinish(EventSettlement& settlement, Step&& step) {
   step();
 }
 
+// Calls what it holds when it goes, unless it was handed on.
+struct CallOnce {
+  std::function<void()> call;
+  ~CallOnce() {
+    if (call) call();
+  }
+};
+
 }  // namespace
 
 Dispatcher::Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer,
                        DispatcherConfig config)
-    : db_(db), clock_(clock), mailer_(mailer), config_(config), pool_(config.pool) {}
+    : db_(db),
+      clock_(clock),
+      mailer_(mailer),
+      config_(config),
+      successes_(db, clock),
+      pool_(config.pool) {}
 
 topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
   auto event = topics::EventRecord::parse(record.payload);
@@ -85,7 +98,7 @@ topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
     // row in webhook_deliveries name that request.
     DeliveryJob job{[this, owed, settlement, request = RequestScope::current()] {
                       RequestScope scope(request);
-                      thenFinish(*settlement, [&] { attempt(owed); });
+                      attempt(owed, [settlement] { settlement->finishOne(); });
                     },
                     [this, owed, settlement, request = RequestScope::current()] {
                       RequestScope scope(request);
@@ -115,13 +128,14 @@ int Dispatcher::runDueRetries() {
                                        static_cast<int>(capacity.spare), capacity.saturated);
   for (auto& owed : due) {
     if (!pool_.submit(owed.endpoint.id,
-                      {[this, owed] { attempt(owed); }, [this, owed] { park(owed); }}))
+                      {[this, owed] { attempt(owed, {}); }, [this, owed] { park(owed); }}))
       webhooks::parkUnmade(*sql, owed, now);
   }
   return static_cast<int>(due.size());
 }
 
-void Dispatcher::attempt(const webhooks::OwedDelivery& owed) {
+void Dispatcher::attempt(const webhooks::OwedDelivery& owed, std::function<void()> settled) {
+  CallOnce once{std::move(settled)};  // whatever throws below, the event hears of this attempt
   DeliveryOutcome outcome =
       deliverWebhook(owed.endpoint, owed.event, clock_.now(), config_.delivery);
   metrics::webhookAttempt(outcome.success, outcome.duration_ms / 1000.0);
@@ -131,6 +145,11 @@ void Dispatcher::attempt(const webhooks::OwedDelivery& owed) {
   if (!outcome.success)
     spdlog::warn("event {} to webhook {} (attempt {}) failed: {}", owed.event.id, owed.endpoint.id,
                  owed.attempt, outcome.reason);
+  if (outcome.success && !owed.from_retries && config_.batch_successes) {
+    successes_.add({owed, outcome, RequestScope::current()}, std::move(once.call));
+    once.call = nullptr;
+    return;
+  }
   settleOrLog("settling a webhook attempt", [&] {
     db::Session sql(db_);
     thread_local std::mt19937_64 random(std::random_device{}());

@@ -7,6 +7,7 @@
 // Account events are also emailed to the owner (owner_email.h).
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "adapters/mailer.h"
@@ -16,6 +17,7 @@
 #include "services/webhooks/delivery_store.h"
 #include "topics/consumer_loop.h"
 #include "workers/webhook_dispatcher/delivery_pool.h"
+#include "workers/webhook_dispatcher/success_batches.h"
 
 namespace smsgw::workers {
 
@@ -26,6 +28,8 @@ struct DispatcherConfig {
   // claimant died). Far longer than an attempt can take.
   std::chrono::seconds lease{300};
   std::chrono::seconds notice_interval{30};  // how often failing endpoints are looked at
+  // Successful first attempts settle in batches (success_batches.h); off, each settles alone.
+  bool batch_successes = true;
 };
 
 class Dispatcher {
@@ -41,11 +45,15 @@ class Dispatcher {
   // returns how many. Also emails the owners of endpoints an hour into a streak.
   int runDueRetries();
   // Returns once every queued attempt ran (tests, benchmarks).
-  void waitIdle() const { pool_.waitIdle(); }
+  void waitIdle() {
+    pool_.waitIdle();
+    successes_.waitIdle();
+  }
 
  private:
   void submit(soci::session& sql, webhooks::OwedDelivery owed);
-  void attempt(const webhooks::OwedDelivery& owed);
+  // `settled` runs once the attempt's outcome is in PostgreSQL (or given up), whatever happens.
+  void attempt(const webhooks::OwedDelivery& owed, std::function<void()> settled);
   void park(const webhooks::OwedDelivery& owed);
 
   db::Database& db_;
@@ -53,6 +61,7 @@ class Dispatcher {
   Mailer& mailer_;
   DispatcherConfig config_;
   TimePoint last_notice_{};
+  SuccessBatches successes_;  // outlives the pool, whose last jobs may still add to it
   DeliveryPool pool_;  // declared last: destroyed first, while what its jobs use still exists
 };
 

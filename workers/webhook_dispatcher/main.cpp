@@ -11,6 +11,7 @@
 int main(int argc, char** argv) {
   using namespace smsgw;
   workers::DispatcherConfig config;
+  config.delivery.keep_alive = true;
   workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
   // Its attempts carry the request id in their own rows; telling each session would cost a
   // statement for every event and every attempt.
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
                "attempts in flight per endpoint");
   settings.add("WEBHOOK_ENDPOINT_BACKLOG", config.pool.endpoint_backlog,
                "attempts waiting per endpoint before new events are dead letters queue_full");
+  settings.add("WEBHOOK_KEEP_ALIVE", config.delivery.keep_alive,
+               "keep each delivery thread's connections to endpoints open between deliveries");
+  settings.add("WEBHOOK_BATCH_SETTLEMENT", config.batch_successes,
+               "settle successful first attempts together (off: one transaction each)");
   settings.add("WEBHOOK_RETRY_LEASE_SECONDS", config.lease,
                "how long a claimed retry stays one dispatcher's before another may take it");
   settings.add("WEBHOOK_RETRY_POLL_MS", retry_poll, "how often due retries are claimed");
