@@ -36,8 +36,9 @@ bool Database::needsRequestId(const void* connection, const std::string& request
   return true;
 }
 
-Session::Session(Database& db) : session_(db.pool()) {
+Session::Session(Database& db, RequestIdUse use) : session_(db.pool()) {
   if (connectionLooksBroken(session_)) session_.reconnect();
+  if (use == RequestIdUse::Arguments) return;
   const std::string& request_id = RequestScope::current();
   auto* backend = static_cast<soci::postgresql_session_backend*>(session_.get_backend());
   if (db.needsRequestId(backend->conn_, request_id)) {

@@ -36,13 +36,18 @@ class Database {
   bool tell_request_ids_ = true;
 };
 
+// How a session's SQL functions learn the request id they stamp on outbox rows: from the
+// connection's setting (one statement whenever the request changes), or as an argument the
+// caller passes (p_request_id, migration 0019) on the hot path, where that statement was a
+// fifth of all (ops/bench/RESULTS.md). A session that passes it runs only such calls.
+enum class RequestIdUse { Setting, Arguments };
+
 // A leased session whose connection is re-established if PostgreSQL dropped it, and which
 // works for the calling thread's request (adapters/log.h RequestScope): the outbox rows it
-// writes carry that request's id to Kafka. Telling a connection a new request id costs one
-// statement, only when it changes.
+// writes carry that request's id to Kafka.
 class Session {
  public:
-  explicit Session(Database& db);
+  explicit Session(Database& db, RequestIdUse use = RequestIdUse::Setting);
   soci::session& operator*() { return session_; }
   soci::session* operator->() { return &session_; }
 

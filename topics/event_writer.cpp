@@ -2,6 +2,7 @@
 
 #include <soci/soci.h>
 
+#include "adapters/log.h"
 #include "domain/crypto.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
@@ -20,9 +21,9 @@ std::string raiseEvent(soci::session& sql, const EventDraft& draft) {
   // One round trip for the event row and its outbox record (the SQL function raise_event):
   // the record's `created` is the row's, filled in by PostgreSQL.
   sql << "SELECT raise_event(:id::uuid, :account, :type, :livemode::int::boolean, "
-         ":record::jsonb, :topic)",
+         ":record::jsonb, :topic, NULLIF(:request, ''))",
       soci::use(event.id), soci::use(draft.account_id), soci::use(draft.type), soci::use(livemode),
-      soci::use(event.record_json), soci::use(topic);
+      soci::use(event.record_json), soci::use(topic), soci::use(RequestScope::current());
   return event.id;
 }
 

@@ -6,13 +6,15 @@
 -- no ACTIVE number p_from (PHONE_NUMBER_NOT_OWNED) or another request queued the message again
 -- first (ALREADY_QUEUED): the caller then rolls the transaction back. Otherwise the slot (LIVE)
 -- and, for a new message, the message as the API shows it. p_now is the API's clock.
+-- p_request_id: the request the outbox rows name (by default the connection's setting).
 CREATE OR REPLACE FUNCTION accept_outbound_message(
   p_id text, p_account text, p_mode text, p_from text, p_to text, p_body text, p_parts int,
   p_cost_cents bigint, p_part_price_cents int, p_body_sha256 text, p_consent_type text,
   p_queue_again boolean, p_attempt int, p_charge_reference text, p_charge_description text,
   p_toll_free_per_minute numeric, p_local_per_minute numeric,
   p_event_id uuid, p_event_record jsonb, p_events_topic text, p_outbound_topic text,
-  p_outbound_record text, p_now timestamptz)
+  p_outbound_record text, p_now timestamptz,
+  p_request_id text DEFAULT NULLIF(current_setting('smsgw.request_id', true), ''))
 RETURNS TABLE (refusal text, send_at text, rendered text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -55,8 +57,8 @@ BEGIN
   VALUES (p_account, p_mode, date_trunc('hour', p_now), 1)
   ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + 1;
   PERFORM raise_event(p_event_id, p_account, 'message.queued', live, p_event_record,
-                      p_events_topic);
-  INSERT INTO outbox (topic, record_key, payload)
-  VALUES (p_outbound_topic, p_from, p_outbound_record);
+                      p_events_topic, p_request_id);
+  INSERT INTO outbox (topic, record_key, payload, request_id)
+  VALUES (p_outbound_topic, p_from, p_outbound_record, p_request_id);
   RETURN QUERY SELECT NULL::text, slot, message;
 END $$;

@@ -8,7 +8,8 @@
 CREATE OR REPLACE FUNCTION apply_carrier_receipt(
   p_carrier_message_id text, p_next_status text, p_error_code text, p_receipt jsonb,
   p_event_id uuid, p_event_type text, p_event_record jsonb, p_events_topic text,
-  p_now timestamptz)
+  p_now timestamptz,
+  p_request_id text DEFAULT NULLIF(current_setting('smsgw.request_id', true), ''))
 RETURNS TABLE (outcome text, message_id text, account_id text, to_number text, live boolean,
                send_attempt int, cost_cents bigint)
 LANGUAGE plpgsql AS $$
@@ -44,7 +45,7 @@ BEGIN
   PERFORM raise_event(p_event_id, changed.account_id, p_event_type, live,
                       p_event_record || jsonb_build_object(
                         'account_id', changed.account_id, 'livemode', live, 'data', data),
-                      p_events_topic);
+                      p_events_topic, p_request_id);
   outcome := 'APPLIED';
   message_id := changed.id;
   account_id := changed.account_id;

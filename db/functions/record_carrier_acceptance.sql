@@ -9,7 +9,8 @@
 CREATE OR REPLACE FUNCTION record_carrier_acceptance(
   p_id text, p_carrier_message_id text, p_parts int, p_adjustment_cents bigint,
   p_charge_reference text, p_adjustment_description text,
-  p_event_id uuid, p_event_record jsonb, p_events_topic text, p_now timestamptz)
+  p_event_id uuid, p_event_record jsonb, p_events_topic text, p_now timestamptz,
+  p_request_id text DEFAULT NULLIF(current_setting('smsgw.request_id', true), ''))
 RETURNS TABLE (cost_cents bigint, receipt_held boolean)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_variable
@@ -33,7 +34,7 @@ BEGIN
   END IF;
   PERFORM raise_event(p_event_id, account, 'message.sent', true,
                       jsonb_set(p_event_record, '{data,cost_cents}', to_jsonb(cost_cents)),
-                      p_events_topic);
+                      p_events_topic, p_request_id);
   receipt_held := EXISTS (SELECT 1 FROM early_receipts r
                           WHERE r.carrier_message_id = p_carrier_message_id);
   RETURN NEXT;

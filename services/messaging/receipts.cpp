@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include "adapters/log.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
@@ -34,12 +35,12 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   // Takes the carrier id's lock before its first read (see receipts.h).
   sql << "SELECT outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents "
          "FROM apply_carrier_receipt(:cid, :next, :code, :receipt::jsonb, :event_id::uuid, "
-         ":type, :record::jsonb, :topic, :now::timestamptz)",
+         ":type, :record::jsonb, :topic, :now::timestamptz, NULLIF(:request, ''))",
       soci::use(receipt.carrier_message_id), soci::use(next), soci::use(error_code, error_ind),
       soci::use(payload), soci::use(event.id), soci::use(type), soci::use(event.record_json),
-      soci::use(topic), soci::use(at), soci::into(outcome), soci::into(message.id, id_ind),
-      soci::into(message.account_id, account_ind), soci::into(to, to_ind),
-      soci::into(live, live_ind), soci::into(message.attempt, attempt_ind),
+      soci::use(topic), soci::use(at), soci::use(RequestScope::current()), soci::into(outcome),
+      soci::into(message.id, id_ind), soci::into(message.account_id, account_ind),
+      soci::into(to, to_ind), soci::into(live, live_ind), soci::into(message.attempt, attempt_ind),
       soci::into(message.cost_cents, cost_ind);
   if (outcome == "UNCHANGED") return ReceiptOutcome::Unchanged;
   if (outcome == "HELD") return ReceiptOutcome::HeldEarly;

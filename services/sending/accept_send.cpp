@@ -3,6 +3,7 @@
 
 #include <soci/soci.h>
 
+#include "adapters/log.h"
 #include "db/json_rows.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
@@ -98,7 +99,7 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
   sql << "SELECT * FROM accept_outbound_message(:id, :a, :mode, :from, :to, :body, :parts, "
          ":cost, :price, :sha, :consent, :queue_again::int::boolean, :attempt, :charge_ref, "
          ":charge_description, :toll_free, :local, :event_id::uuid, :event::jsonb, "
-         ":events_topic, :outbound_topic, :outbound, :now::timestamptz)",
+         ":events_topic, :outbound_topic, :outbound, :now::timestamptz, NULLIF(:request, ''))",
       soci::use(m.id), soci::use(caller.account_id), soci::use(mode), soci::use(send.from.str()),
       soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(m.cost_cents),
       soci::use(m.part_price_cents), soci::use(m.body_sha256), soci::use(consent, consent_ind),
@@ -106,8 +107,8 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
       soci::use(charge_description), soci::use(policy.toll_free_parts_per_minute),
       soci::use(policy.local_parts_per_minute), soci::use(event.id), soci::use(event.record_json),
       soci::use(events_topic), soci::use(outbound_topic), soci::use(outbound_record), soci::use(at),
-      soci::into(refusal, refusal_ind), soci::into(send_at, send_at_ind),
-      soci::into(rendered, rendered_ind);
+      soci::use(RequestScope::current()), soci::into(refusal, refusal_ind),
+      soci::into(send_at, send_at_ind), soci::into(rendered, rendered_ind);
   if (refusal_ind == soci::i_ok) {
     if (refusal == "INSUFFICIENT_BALANCE")
       throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", m.cost_cents}});
@@ -129,7 +130,8 @@ std::optional<nlohmann::json> acceptSend(const SendServices& services, const Cal
                                          const std::optional<std::string>& looked_up) {
   std::string mode(toString(caller.mode));
   const SendPolicy& policy = services.policy;
-  db::Session sql(services.db);
+  // Its one outbox writer, accept_outbound_message, is passed the request id.
+  db::Session sql(services.db, db::RequestIdUse::Arguments);
   soci::transaction tx(*sql);
   std::optional<EarlierSend> earlier;
   const TimePoint now = services.clock.now();

@@ -230,9 +230,11 @@ TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLo
 
   auto summary =
       replayIntoLiveGroup("carrier.receipts", {"--from-time", incident_start}, Worker::Receipt);
-  EXPECT_EQ(summary.value("records", 0), 300) << "the range found from record timestamps";
+  // The range found from record timestamps: the 300 receipts, and any the carrier sent twice
+  // (it calls back again when our answer is late, as on a loaded box): those apply once.
+  EXPECT_GE(summary.value("records", 0), 300);
   EXPECT_EQ(summary.value("applied", 0), 300);
-  EXPECT_EQ(summary.value("already_applied", -1), 0);
+  EXPECT_EQ(summary.value("already_applied", -1), summary.value("records", 0) - 300);
 
   stack_.startWorkers(Worker::Receipt);
   ASSERT_TRUE(delivered(400));

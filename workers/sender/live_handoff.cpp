@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "adapters/log.h"
 #include "domain/errors.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/lifecycle.h"
@@ -36,7 +37,8 @@ struct Claim {
 
 // Records that the hand-off starts now; nothing when it is not ours to send (yet).
 Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, TimePoint now) {
-  db::Session sql(db);
+  // Here and below, every outbox row is written by a call passed the request id.
+  db::Session sql(db, db::RequestIdUse::Arguments);
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
@@ -90,11 +92,11 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
   int receipt_held = 0;
   sql << "SELECT cost_cents, receipt_held::int FROM record_carrier_acceptance(:id, :cid, :parts, "
          ":adjustment, :reference, :description, :event_id::uuid, :record::jsonb, :topic, "
-         ":now::timestamptz)",
+         ":now::timestamptz, NULLIF(:request, ''))",
       soci::use(charge.id), soci::use(result.carrier_message_id), soci::use(parts),
       soci::use(adjustment), soci::use(reference), soci::use(description), soci::use(event.id),
-      soci::use(event.record_json), soci::use(topic), soci::use(at), soci::into(cost),
-      soci::into(receipt_held);
+      soci::use(event.record_json), soci::use(topic), soci::use(at),
+      soci::use(RequestScope::current()), soci::into(cost), soci::into(receipt_held);
   if (!sql.got_data()) return;  // no longer QUEUED: a replay
   if (adjustment != 0 && cost != settled) {
     spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
@@ -158,7 +160,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   }
   Outgoing& message = *claimed.message;
   if (message.verification) {
-    db::Session sql(context.db);
+    db::Session sql(context.db, db::RequestIdUse::Arguments);
     auto text = verifications::verificationText(*sql, code_secret, message_id);
     if (!text) {
       spdlog::error("verification message {}: its code cannot be opened; not sent", message_id);
@@ -182,7 +184,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
   // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
   withRetries("recording the carrier's answer", 4, [&] {
-    db::Session sql(context.db);
+    db::Session sql(context.db, db::RequestIdUse::Arguments);
     soci::transaction tx(*sql);
     if (decision.move == messaging::Move::CarrierAccepted) {
       accepted(*sql, message, result, decision, policy, now);
