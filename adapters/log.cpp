@@ -5,50 +5,27 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace smsgw {
 namespace {
 
 thread_local std::string t_request_id;
 
-// Appends `text` as the inside of a JSON string.
-void appendEscaped(std::string_view text, spdlog::memory_buf_t& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out.append(std::string_view("\\\""));
-        break;
-      case '\\':
-        out.append(std::string_view("\\\\"));
-        break;
-      case '\n':
-        out.append(std::string_view("\\n"));
-        break;
-      case '\r':
-        out.append(std::string_view("\\r"));
-        break;
-      case '\t':
-        out.append(std::string_view("\\t"));
-        break;
-      default:
-        if (byte < 0x20) {
-          char escaped[] = {'\\', 'u', '0', '0', kHex[byte >> 4], kHex[byte & 15]};
-          out.append(escaped, escaped + sizeof escaped);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
+// Appends `text` as a JSON string, quotes included (bytes that are not UTF-8 become U+FFFD, so
+// a line stays one JSON object whatever a message holds).
+void appendJsonString(std::string_view text, spdlog::memory_buf_t& out) {
+  std::string quoted = nlohmann::json(std::string(text))
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out.append(quoted.data(), quoted.data() + quoted.size());
 }
 
-// %* : the message, escaped for a JSON string.
+// %* : the message, as a JSON string.
 class EscapedMessage final : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm&,
               spdlog::memory_buf_t& dest) override {
-    appendEscaped(std::string_view(msg.payload.data(), msg.payload.size()), dest);
+    appendJsonString(std::string_view(msg.payload.data(), msg.payload.size()), dest);
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<EscapedMessage>();
@@ -61,9 +38,9 @@ class RequestIdField final : public spdlog::custom_flag_formatter {
   void format(const spdlog::details::log_msg&, const std::tm&,
               spdlog::memory_buf_t& dest) override {
     if (t_request_id.empty()) return;
-    dest.append(std::string_view("\"request_id\":\""));
-    appendEscaped(t_request_id, dest);
-    dest.append(std::string_view("\","));
+    dest.append(std::string_view("\"request_id\":"));
+    appendJsonString(t_request_id, dest);
+    dest.push_back(',');
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<RequestIdField>();
@@ -76,7 +53,7 @@ void initLogging(std::string_view process_name) {
   auto logger = spdlog::stderr_logger_mt(std::string(process_name));
   auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
   formatter->add_flag<EscapedMessage>('*').add_flag<RequestIdField>('&').set_pattern(
-      R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","process":"%n",%&"message":"%*"})");
+      R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","process":"%n",%&"message":%*})");
   logger->set_formatter(std::move(formatter));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);

@@ -2,8 +2,6 @@
 
 #include <soci/postgresql/soci-postgresql.h>
 
-#include "adapters/log.h"
-
 namespace smsgw::db {
 
 Database::Database(const std::string& conninfo, size_t pool_size)
@@ -26,25 +24,8 @@ bool connectionLooksBroken(soci::session& session) {
 
 }  // namespace
 
-bool Database::needsRequestId(const void* connection, const std::string& request_id) {
-  if (!tell_request_ids_) return false;
-  std::lock_guard lock(request_ids_mutex_);
-  auto [known, added] = request_ids_.try_emplace(connection, request_id);
-  if (added) return !request_id.empty();
-  if (known->second == request_id) return false;
-  known->second = request_id;
-  return true;
-}
-
-Session::Session(Database& db, RequestIdUse use) : session_(db.pool()) {
+Session::Session(Database& db) : session_(db.pool()) {
   if (connectionLooksBroken(session_)) session_.reconnect();
-  if (use == RequestIdUse::Arguments) return;
-  const std::string& request_id = RequestScope::current();
-  auto* backend = static_cast<soci::postgresql_session_backend*>(session_.get_backend());
-  if (db.needsRequestId(backend->conn_, request_id)) {
-    // The connection's own setting (not the transaction's): one statement per change of request.
-    session_ << "SELECT set_config('smsgw.request_id', :id, false)", soci::use(request_id);
-  }
 }
 
 bool answers(Database& db) {

@@ -19,7 +19,7 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
 
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload) {
-  Session sql(db, RequestIdUse::Arguments);
+  Session sql(db);
   return enqueueOutbox(*sql, topic, key, payload);
 }
 

@@ -13,7 +13,8 @@ CREATE OR REPLACE FUNCTION accept_broadcast_batch(
   p_broadcast text, p_account text, p_mode text, p_from text, p_body text, p_parts int,
   p_part_price_cents int, p_body_sha256 text, p_toll_free_per_minute numeric,
   p_local_per_minute numeric, p_events_topic text,
-  p_outbound_topic text, p_members jsonb, p_now timestamptz)
+  p_outbound_topic text, p_members jsonb, p_now timestamptz,
+  p_request_id text DEFAULT NULLIF(current_setting('smsgw.request_id', true), ''))
 RETURNS TABLE (refusal text, to_number text, message_id text, status text, error_code text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -85,13 +86,14 @@ BEGIN
     SELECT (b.m ->> 'event_id')::uuid, p_account, 'message.queued', live, b.m -> 'event' -> 'data'
     FROM jsonb_array_elements(fresh) WITH ORDINALITY AS b(m, n) ORDER BY b.n
     RETURNING events.id, events.created_at)
-  INSERT INTO outbox (topic, record_key, payload)
+  INSERT INTO outbox (topic, record_key, payload, request_id)
   SELECT p_events_topic, p_account,
-         jsonb_set(b.m -> 'event', '{created}', to_jsonb(iso_ts(raised.created_at)))::text
+         jsonb_set(b.m -> 'event', '{created}', to_jsonb(iso_ts(raised.created_at)))::text,
+         p_request_id
   FROM jsonb_array_elements(fresh) WITH ORDINALITY AS b(m, n)
   JOIN raised ON raised.id = (b.m ->> 'event_id')::uuid ORDER BY b.n;
-  INSERT INTO outbox (topic, record_key, payload)
-  SELECT p_outbound_topic, p_from, b.m ->> 'outbound'
+  INSERT INTO outbox (topic, record_key, payload, request_id)
+  SELECT p_outbound_topic, p_from, b.m ->> 'outbound', p_request_id
   FROM jsonb_array_elements(fresh) WITH ORDINALITY AS b(m, n) ORDER BY b.n;
   INSERT INTO broadcast_recipients (broadcast_id, to_number, message_id)
   SELECT p_broadcast, b.m ->> 'to', b.m ->> 'id' FROM jsonb_array_elements(fresh) AS b(m);

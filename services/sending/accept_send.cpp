@@ -130,8 +130,7 @@ std::optional<nlohmann::json> acceptSend(const SendServices& services, const Cal
                                          const std::optional<std::string>& looked_up) {
   std::string mode(toString(caller.mode));
   const SendPolicy& policy = services.policy;
-  // Its one outbox writer, accept_outbound_message, is passed the request id.
-  db::Session sql(services.db, db::RequestIdUse::Arguments);
+  db::Session sql(services.db);
   soci::transaction tx(*sql);
   std::optional<EarlierSend> earlier;
   const TimePoint now = services.clock.now();

@@ -7,6 +7,7 @@
 #include <map>
 #include <variant>
 
+#include "adapters/log.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -234,13 +235,14 @@ BatchOutcome acceptBatch(const SendServices& services, const Caller& caller,
   soci::rowset<soci::row> rows =
       (sql->prepare << "SELECT * FROM accept_broadcast_batch(:b, :a, :m, :f, :body, :parts, "
                        ":price, :sha, :toll_free, :local, :events_topic, :outbound_topic, "
-                       ":members::jsonb, :now::timestamptz)",
+                       ":members::jsonb, :now::timestamptz, NULLIF(:request, ''))",
        soci::use(plan.broadcast_id), soci::use(caller.account_id), soci::use(mode),
        soci::use(request.from.str()), soci::use(request.body), soci::use(plan.parts),
        soci::use(plan.part_price_cents), soci::use(body_sha256),
        soci::use(services.policy.toll_free_parts_per_minute),
        soci::use(services.policy.local_parts_per_minute), soci::use(events_topic),
-       soci::use(outbound_topic), soci::use(members), soci::use(at));
+       soci::use(outbound_topic), soci::use(members), soci::use(at),
+       soci::use(RequestScope::current()));
   BatchOutcome outcome;
   for (const soci::row& row : rows) {
     if (row.get_indicator(0) == soci::i_ok) {

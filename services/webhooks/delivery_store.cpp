@@ -84,13 +84,19 @@ void insertAttempt(soci::session& sql, const OwedDelivery& owed, const DeliveryO
       soci::use(duration), soci::use(at), soci::use(request_id);
 }
 
-void clearStreak(soci::session& sql, const std::string& webhook_id, TimePoint now) {
+// Ends the streak of each endpoint in `webhook_ids` (a JSON array) after a success.
+void clearStreaks(soci::session& sql, const std::string& webhook_ids, TimePoint now) {
   std::string at = formatIso(now);
   // last_success_at is shown "to within a minute": a busy endpoint is not rewritten each time.
   sql << "UPDATE webhooks SET failing_since = NULL, failed_events = 0, last_success_at = "
-         ":at::timestamptz WHERE id = :w AND (failing_since IS NOT NULL OR last_success_at IS "
-         "NULL OR last_success_at < :at2::timestamptz - interval '1 minute')",
-      soci::use(at), soci::use(webhook_id), soci::use(at);
+         ":at::timestamptz WHERE id IN (SELECT jsonb_array_elements_text(:ids::jsonb)) AND "
+         "(failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < "
+         ":at2::timestamptz - interval '1 minute')",
+      soci::use(at), soci::use(webhook_ids), soci::use(at);
+}
+
+void clearStreak(soci::session& sql, const std::string& webhook_id, TimePoint now) {
+  clearStreaks(sql, nlohmann::json::array({webhook_id}).dump(), now);
 }
 
 void disableEndpoint(soci::session& sql, const std::string& webhook_id, const std::string& reason,
@@ -315,12 +321,7 @@ void settleFirstSuccesses(soci::session& sql, const std::vector<FirstSuccess>& d
          "webhook_id text, event_id uuid, event_type text, attempt int, http_status int, "
          "duration_ms int, request_id text) ON CONFLICT DO NOTHING",
       soci::use(at), soci::use(rows_json);
-  // As clearStreak, for every endpoint of the batch at once.
-  sql << "UPDATE webhooks SET failing_since = NULL, failed_events = 0, last_success_at = "
-         ":at::timestamptz WHERE id IN (SELECT jsonb_array_elements_text(:ids::jsonb)) AND "
-         "(failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < "
-         ":at2::timestamptz - interval '1 minute')",
-      soci::use(at), soci::use(endpoint_ids), soci::use(at);
+  clearStreaks(sql, endpoint_ids, now);
   tx.commit();
 }
 

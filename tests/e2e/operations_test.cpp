@@ -14,6 +14,7 @@
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 #include "tests/support/webhook_receiver.h"
+#include "tests/support/webhooks.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
@@ -67,10 +68,7 @@ TEST(Operations, OneSendIsFollowedThroughEveryWorkerByItsRequestId) {
   HttpTestClient api(apiUrl());
   WebhookReceiver receiver;
   TestAccount account = signUp(api);
-  ASSERT_EQ(api.call("POST", "/v1/webhooks", bearer(account.test_key),
-                     {{"url", receiver.url()}, {"events", {"message.delivered"}}})
-                .status,
-            201);
+  ASSERT_FALSE(registerEndpoint(api, account, receiver.url(), {"message.delivered"}).id.empty());
   std::string request_id = "trace-" + randomBase62(12);
   Reply sent =
       api.call("POST", "/v1/messages", bearer(account.test_key, {{"X-Request-Id", request_id}}),

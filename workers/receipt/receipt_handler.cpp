@@ -10,8 +10,7 @@ namespace smsgw::workers {
 
 topics::Outcome ReceiptHandler::operator()(const topics::Record& record) {
   auto receipt = topics::CarrierReceipt::parse(record.payload);
-  // applyReceipt and what follows pass the request id to what they write (db/database.h).
-  db::Session sql(context_.db, db::RequestIdUse::Arguments);
+  db::Session sql(context_.db);
   soci::transaction tx(*sql);
   auto outcome = messaging::applyReceipt(*sql, receipt, policy_, context_.clock.now());
   tx.commit();

@@ -56,7 +56,6 @@ int runWorker(const WorkerSpec& spec,
             ? settings.db_pool_size
             : std::max(4, spec.consume_loops + static_cast<int>(spec.periodic.size()) + 3);
     db::Database db(settings.database_url, static_cast<size_t>(pool_size));
-    db.tellConnectionsTheRequest(spec.tells_request_ids);
     topics::Producer producer(settings.kafka.brokers, "smsgw-" + spec.name,
                               settings.kafka.properties);
     topics::OutboxRelay relay(db, producer);

@@ -54,9 +54,6 @@ struct WorkerSpec {
   // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;
-  // Whether the worker's database sessions tell PostgreSQL which request they work for, so that
-  // the SQL functions' outbox rows carry its id (db/database.h): one statement when it changes.
-  bool tells_request_ids = true;
   WorkerSettings settings;
   ReplayCommand replay;  // filled when the process was started as `<worker> replay ...`
   const CLI::App* replay_command = nullptr;

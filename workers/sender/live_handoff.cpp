@@ -37,8 +37,7 @@ struct Claim {
 
 // Records that the hand-off starts now; nothing when it is not ours to send (yet).
 Claim claim(db::Database& db, const std::string& id, int stale_after_seconds, TimePoint now) {
-  // Here and below, every outbox row is written by a call passed the request id.
-  db::Session sql(db, db::RequestIdUse::Arguments);
+  db::Session sql(db);
   Outgoing message;
   message.charge.id = id;
   soci::indicator body_ind = soci::i_null;
@@ -160,7 +159,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   }
   Outgoing& message = *claimed.message;
   if (message.verification) {
-    db::Session sql(context.db, db::RequestIdUse::Arguments);
+    db::Session sql(context.db);
     auto text = verifications::verificationText(*sql, code_secret, message_id);
     if (!text) {
       spdlog::error("verification message {}: its code cannot be opened; not sent", message_id);
@@ -184,7 +183,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
   // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
   withRetries("recording the carrier's answer", 4, [&] {
-    db::Session sql(context.db, db::RequestIdUse::Arguments);
+    db::Session sql(context.db);
     soci::transaction tx(*sql);
     if (decision.move == messaging::Move::CarrierAccepted) {
       accepted(*sql, message, result, decision, policy, now);

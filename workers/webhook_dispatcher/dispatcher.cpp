@@ -43,17 +43,8 @@ class EventSettlement {
   std::shared_future<void> settled_;
 };
 
-// Runs `step`, then finishes one of the event's attempts, whatever `step` threw.
-template <typename Step>
-void thenFinish(EventSettlement& settlement, Step&& step) {
-  struct Finish {
-    EventSettlement& settlement;
-    ~Finish() { settlement.finishOne(); }
-  } finish{settlement};
-  step();
-}
-
-// Calls what it holds when it goes, unless it was handed on.
+// Calls what it holds when it goes, unless it was handed on: an event hears of each of its
+// attempts once, whatever threw on the way.
 struct CallOnce {
   std::function<void()> call;
   ~CallOnce() {
@@ -102,7 +93,8 @@ topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
                     },
                     [this, owed, settlement, request = RequestScope::current()] {
                       RequestScope scope(request);
-                      thenFinish(*settlement, [&] { park(owed); });
+                      CallOnce finish{[settlement] { settlement->finishOne(); }};
+                      park(owed);
                     }};
     if (pool_.submit(owed.endpoint.id, std::move(job))) {
       queued = true;

@@ -13,9 +13,6 @@ int main(int argc, char** argv) {
   workers::DispatcherConfig config;
   config.delivery.keep_alive = true;
   workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
-  // Its attempts carry the request id in their own rows; telling each session would cost a
-  // statement for every event and every attempt.
-  spec.tells_request_ids = false;
   std::chrono::milliseconds retry_poll{250};
   ProcessSettings settings("smsgw-webhook-dispatcher",
                            "Delivers signed events to customers' endpoints, with durable retries");

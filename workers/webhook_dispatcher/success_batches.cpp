@@ -54,7 +54,7 @@ void SuccessBatches::run() {
 void SuccessBatches::write(std::vector<Waiting>& batch) {
   std::vector<webhooks::FirstSuccess> successes;
   successes.reserve(batch.size());
-  for (auto& waiting : batch) successes.push_back(waiting.success);
+  for (auto& waiting : batch) successes.push_back(std::move(waiting.success));
   try {
     withRetries("settling successful webhook attempts", 3, [&] {
       db::Session sql(db_);
