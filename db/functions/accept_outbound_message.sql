@@ -4,7 +4,12 @@
 -- hourly send counter; the message.queued event; the sms.outbound record.
 -- Returns a refusal instead when the balance is short (INSUFFICIENT_BALANCE), the account holds
 -- no ACTIVE number p_from (PHONE_NUMBER_NOT_OWNED) or another request queued the message again
--- first (ALREADY_QUEUED): the caller then rolls the transaction back. Otherwise the slot (LIVE)
+-- first (ALREADY_QUEUED): the caller then rolls the transaction back, rows written before the
+-- refusal included.
+-- Locks in the order every charging transaction takes them (rent, broadcasts): the sending
+-- number, then the account's balance, then its hourly counter; and the account's rows at the
+-- very end, so that one busy account's sends queue on them only for the commit
+-- (docs/decisions.md, "One busy account"). Otherwise the slot (LIVE)
 -- and, for a new message, the message as the API shows it. p_now is the API's clock.
 -- p_request_id: the request the outbox rows name (by default the connection's setting).
 CREATE OR REPLACE FUNCTION accept_outbound_message(
@@ -22,14 +27,6 @@ DECLARE
   slot text;
   message text;
 BEGIN
-  -- ALREADY_POSTED stands: a retry of the same attempt was charged once.
-  IF live AND p_cost_cents > 0
-     AND (SELECT l.outcome FROM post_ledger_entry(p_account, -p_cost_cents, 'sms_outbound',
-                                                  p_charge_reference, p_charge_description) l)
-         = 'INSUFFICIENT_BALANCE' THEN
-    RETURN QUERY SELECT 'INSUFFICIENT_BALANCE', NULL::text, NULL::text;
-    RETURN;
-  END IF;
   IF live THEN
     slot := reserve_send_slot(p_account, p_from, p_parts, p_toll_free_per_minute,
                               p_local_per_minute, p_now);
@@ -53,12 +50,22 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  INSERT INTO account_send_hours AS h (account_id, mode, hour, sent)
-  VALUES (p_account, p_mode, date_trunc('hour', p_now), 1)
-  ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + 1;
   PERFORM raise_event(p_event_id, p_account, 'message.queued', live, p_event_record,
                       p_events_topic, p_request_id);
   INSERT INTO outbox (topic, record_key, payload, request_id)
   VALUES (p_outbound_topic, p_from, p_outbound_record, p_request_id);
+  -- The account's own rows last: every send of the account waits for these locks until the
+  -- commit, so they are held for as little as possible. ALREADY_POSTED stands: a retry of the
+  -- same attempt was charged once.
+  IF live AND p_cost_cents > 0
+     AND (SELECT l.outcome FROM post_ledger_entry(p_account, -p_cost_cents, 'sms_outbound',
+                                                  p_charge_reference, p_charge_description) l)
+         = 'INSUFFICIENT_BALANCE' THEN
+    RETURN QUERY SELECT 'INSUFFICIENT_BALANCE', NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  INSERT INTO account_send_hours AS h (account_id, mode, hour, sent)
+  VALUES (p_account, p_mode, date_trunc('hour', p_now), 1)
+  ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + 1;
   RETURN QUERY SELECT NULL::text, slot, message;
 END $$;

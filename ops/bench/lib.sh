@@ -66,14 +66,25 @@ lead_relay_elsewhere() {
   fi
   echo "[bench] the outbox relay is led by $(relay_leader)"
   SENDER_PID=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
-  trap 'kill -CONT "$SENDER_PID" 2>/dev/null || true' EXIT
+  trap 'start_sender' EXIT
 }
-pause_sender() { kill -STOP "$SENDER_PID"; }
-# Resumes the sender and prints how fast it works off the backlog the paused phases left.
+# The sender is stopped, not frozen: a SIGSTOP could catch it inside a transaction, whose
+# snapshot then holds back the outbox relay and every page's pruning for the whole phase (the
+# hot rows' update chains grow and each round runs slower than the one before).
+pause_sender() {
+  kill -TERM "$SENDER_PID" 2>/dev/null || true
+  while kill -0 "$SENDER_PID" 2>/dev/null; do sleep 0.1; done
+}
+start_sender() {
+  kill -0 "$SENDER_PID" 2>/dev/null && return
+  ops/up >/dev/null
+  SENDER_PID=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
+}
+# Starts the sender again and prints how fast it works off the backlog the paused phases left.
 resume_sender() {
   local backlog start
   backlog=$(queued) start=$(date +%s.%N)
-  kill -CONT "$SENDER_PID"
+  start_sender
   drain
   awk -v n="$backlog" -v s="$start" -v e="$(date +%s.%N)" \
     'BEGIN {printf "   the sender worked off %d queued messages at %.0f hand-offs/s\n", n, n / (e - s)}'

@@ -5,9 +5,14 @@
 //     endpoint hangs past the timeout with a backlog of its own events.
 // Run by ops/bench/webhook-bench, which starts the bench stack. DATABASE_URL names its database.
 #include <soci/soci.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "adapters/env.h"
@@ -61,6 +66,46 @@ std::vector<double> latencies(const std::vector<ReceivedRequest>& requests, size
   return out;
 }
 
+// CPU seconds so far of every process, by name (children that ended included): /proc/PID/stat
+// fields 14 to 17, after the name in parentheses. This process counts as "bench" (it raises the
+// events and runs the receiver).
+std::map<std::string, double> cpuByName() {
+  std::map<std::string, double> out;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const std::string self = std::to_string(getpid());
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream file(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(file, line)) continue;
+    auto open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    std::string field;
+    double sum = 0;
+    for (int i = 3; i <= 17 && rest >> field; ++i)
+      if (i >= 14) sum += std::stod(field);
+    out[pid == self ? "bench" : line.substr(open + 1, close - open - 1)] += sum / ticks;
+  }
+  return out;
+}
+
+// Milliseconds of CPU per delivery of each process that did work between two snapshots.
+void printCpuPerDelivery(const std::map<std::string, double>& before,
+                         const std::map<std::string, double>& after, size_t deliveries) {
+  std::printf("burst CPU per delivery (ms):");
+  double ours = 0;
+  for (const auto& [name, seconds] : after) {
+    auto was = before.find(name);
+    double ms = (seconds - (was == before.end() ? 0 : was->second)) * 1000 / deliveries;
+    if (ms < 0.005) continue;
+    std::printf(" %s %.3f,", name.c_str(), ms);
+    if (name == "postgres" || name.rfind("smsgw-", 0) == 0) ours += ms;
+  }
+  std::printf(" our processes and PostgreSQL %.2f\n", ours);
+}
+
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
   return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))];
@@ -98,10 +143,12 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 20; ++i) accounts.push_back(newAccountWithEndpoint(db, fast.url()));
 
   // 1. Throughput: a burst of events over 20 accounts, as fast as the pipeline goes.
+  auto cpu_before = cpuByName();
   auto start = system_clock::now();
   for (int sent = 0; sent < events; sent += 100)
     raise(db, accounts, static_cast<size_t>(std::min(100, events - sent)));
   auto got = fast.waitFor(static_cast<size_t>(events), std::chrono::seconds(300));
+  auto cpu_after = cpuByName();
   auto last = std::max_element(got.begin(), got.end(), [](const auto& a, const auto& b) {
                 return a.received_at < b.received_at;
               })->received_at;
@@ -112,6 +159,7 @@ int main(int argc, char** argv) {
       "p50 %.0f ms, p99 %.0f ms\n",
       got.size(), events, elapsed, static_cast<double>(got.size()) / elapsed,
       percentile(sorted, 0.5), percentile(sorted, 0.99));
+  printCpuPerDelivery(cpu_before, cpu_after, got.size());
 
   // 2. Other accounts' latency, alone and while one endpoint hangs with a backlog.
   steadyStream(db, fast, accounts, rate, stream_seconds, "steady stream, no hanging endpoint");
