@@ -7,8 +7,10 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace smsgw::crypto {
@@ -126,13 +128,30 @@ bool verifyPassword(std::string_view password, std::string_view stored) {
   }
 }
 
-std::string uuid4() {
-  std::string b = randomBytes(16);
-  b[6] = static_cast<char>((b[6] & 0x0f) | 0x40);
+namespace {
+
+// 16 bytes as a UUID of `version` (RFC 9562 variant bits), in its 8-4-4-4-12 hex form.
+std::string formatUuid(std::string b, int version) {
+  b[6] = static_cast<char>((b[6] & 0x0f) | (version << 4));
   b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
   std::string h = hex(b);
   return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4),
                      h.substr(16, 4), h.substr(20));
+}
+
+}  // namespace
+
+std::string uuid4() {
+  return formatUuid(randomBytes(16), 4);
+}
+
+std::string uuid7() {
+  std::string b = randomBytes(16);
+  auto ms = static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count());
+  for (int i = 5; i >= 0; --i, ms >>= 8) b[i] = static_cast<char>(ms & 0xff);
+  return formatUuid(std::move(b), 7);
 }
 
 std::string randomDigits(size_t count) {

@@ -23,6 +23,9 @@ bool verifyPassword(std::string_view password, std::string_view stored);
 
 // A random version-4 UUID in canonical text form.
 std::string uuid4();
+// RFC 9562 version 7: the time in milliseconds, then 74 random bits; sorts by creation time
+// (event ids, so the events table's primary key grows at its right edge).
+std::string uuid7();
 
 // `count` decimal digits from the CSPRNG, each uniform (bytes of 250 and above are drawn again).
 std::string randomDigits(size_t count);

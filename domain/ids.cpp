@@ -1,5 +1,7 @@
 #include "domain/ids.h"
 
+#include <chrono>
+
 #include "domain/crypto.h"
 
 namespace smsgw {
@@ -18,8 +20,25 @@ std::string randomBase62(size_t length) {
   return out;
 }
 
+namespace {
+
+// Milliseconds since 1970 in 8 base62 digits, most significant first (62^8 ms is about 6,900
+// years). The alphabet is in ASCII order, so these sort as the times do.
+std::string timeBase62() {
+  static constexpr std::string_view kAlphabet =
+      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  auto ms = static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count());
+  std::string out(8, '0');
+  for (size_t i = out.size(); i-- > 0; ms /= 62) out[i] = kAlphabet[ms % 62];
+  return out;
+}
+
+}  // namespace
+
 std::string newId(std::string_view prefix) {
-  return std::string(prefix) + "_" + randomBase62(24);
+  return std::string(prefix) + "_" + timeBase62() + randomBase62(16);
 }
 
 }  // namespace smsgw

@@ -1,6 +1,10 @@
 #pragma once
-// Public identifiers: a short type prefix and 24 random base62 characters (about 143 bits),
-// so ids are unguessable and say what they name (acc_…, msg_…, wh_…).
+// Public identifiers: a short type prefix and 24 base62 characters, so ids say what they name
+// (acc_…, msg_…, wh_…): 8 of the creation time in milliseconds, then 16 random ones (about 95
+// bits, unguessable). The time first makes ids written later sort later, so the primary-key
+// index (and the ledger's reference index, which holds message ids) grows at its right edge
+// instead of at a random page of an index larger than memory (ops/bench/RESULTS.md, 5,000,000
+// messages).
 
 #include <string>
 #include <string_view>

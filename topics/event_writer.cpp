@@ -10,7 +10,7 @@
 namespace smsgw::topics {
 
 PreparedEvent prepareEvent(const EventDraft& draft) {
-  EventRecord record{crypto::uuid4(), draft.type, "", draft.account_id, draft.livemode, draft.data};
+  EventRecord record{crypto::uuid7(), draft.type, "", draft.account_id, draft.livemode, draft.data};
   return {record.id, record.toJson().dump()};
 }
 

@@ -80,3 +80,50 @@ TEST_F(SqlRulesTest, ANumberIsUndeliverableAfterFailuresInARowUntilTheLastIsOld)
   EXPECT_FALSE(undeliverable("4", "2026-01-02T00:00:00Z"));  // not that many in a row
   EXPECT_FALSE(undeliverable("3", "2026-04-02T00:00:00Z"));  // the last failure is 91 days old
 }
+
+TEST_F(SqlRulesTest, ARecipientsCountReadsItsOwnIndexForAnAccountTheStatisticsDoNotKnow) {
+  // The statistics know one very large account only; this account's day of sends came after.
+  // Planned for it, it would look like one row and be read through the smaller (account_id,
+  // created_at) index, every message of its day for each send (migration notes in
+  // db/functions/send_counts.sql).
+  const std::string columns =
+      "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
+      "segment_count, mode, cost_cents, part_price_cents, body_sha256, created_at) ";
+  scratch_.exec(
+      "INSERT INTO accounts (id, name, email, password_hash) VALUES ('acc_big', 'B', "
+      "'big@ex.ca', 'x')");
+  scratch_.exec(columns +
+                "SELECT 'msg_big' || g, 'acc_big', 'OUTBOUND', '+16134000001', '+1514' || "
+                "(6000000 + g % 5000), 'x', 'DELIVERED', 1, 'LIVE', 2, 2, md5(g::text), "
+                "now() - g * interval '1 minute' FROM generate_series(1, 20000) g");
+  scratch_.exec("ANALYZE messages");
+  scratch_.exec(columns + "SELECT 'msg_day' || g, '" + account_ +
+                "', 'OUTBOUND', '+16134000002', '+1514' || (7000000 + g), 'x', 'DELIVERED', 1, "
+                "'LIVE', 2, 2, md5(g::text), now() - g * interval '10 seconds' "
+                "FROM generate_series(1, 600) g");
+
+  auto scans = [&](const std::string& index) {
+    db::Session sql(database_);
+    long long n = 0;
+    *sql << "SELECT pg_stat_clear_snapshot()";
+    *sql << "SELECT coalesce(idx_scan, 0) FROM pg_stat_user_indexes WHERE indexrelname = :i",
+        soci::use(index), soci::into(n);
+    return n;
+  };
+  long long by_account_before = scans("messages_account_created");
+  long long by_recipient_before = scans("messages_recipient_window");
+  {
+    db::Session sql(database_);
+    for (int i = 0; i < 8; ++i) {  // past the five plans made for the values at hand
+      int last_hour = -1;
+      *sql << "SELECT recipient_last_hour FROM send_counts(:a, 'LIVE', '+15147000001', 'sha', "
+              "now())",
+          soci::use(account_), soci::into(last_hour);
+      EXPECT_EQ(last_hour, 1);
+    }
+    // Flushed before this statement's answer comes back (the backend reports when idle).
+    *sql << "SELECT pg_stat_force_next_flush()";
+  }
+  EXPECT_EQ(scans("messages_account_created"), by_account_before);
+  EXPECT_EQ(scans("messages_recipient_window"), by_recipient_before + 8);
+}

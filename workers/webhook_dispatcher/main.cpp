@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
   workers::DispatcherConfig config;
   config.delivery.keep_alive = true;
   workers::WorkerSpec spec{"webhook-dispatcher", {std::string(topics::kEvents.name)}};
+  // Each event costs a couple of reads before its attempts are queued; one loop per partition
+  // runs those reads side by side (an account's events stay in order: one key, one partition).
+  spec.consume_loops = topics::kEvents.partitions;
   std::chrono::milliseconds retry_poll{250};
   ProcessSettings settings("smsgw-webhook-dispatcher",
                            "Delivers signed events to customers' endpoints, with durable retries");
@@ -25,6 +28,8 @@ int main(int argc, char** argv) {
                "attempts in flight per endpoint");
   settings.add("WEBHOOK_ENDPOINT_BACKLOG", config.pool.endpoint_backlog,
                "attempts waiting per endpoint before new events are dead letters queue_full");
+  settings.add("DISPATCHER_CONSUME_LOOPS", spec.consume_loops,
+               "events read at once, one per share of the events topic's partitions");
   settings.add("WEBHOOK_KEEP_ALIVE", config.delivery.keep_alive,
                "keep each delivery thread's connections to endpoints open between deliveries");
   settings.add("WEBHOOK_BATCH_SETTLEMENT", config.batch_successes,
@@ -35,17 +40,19 @@ int main(int argc, char** argv) {
   settings.parse(argc, argv);
   LogMailer mailer;
 
-  // The dispatcher lives inside the consume loop's handler, so it (and its delivery pool) is
-  // gone before the database it uses; the periodic retry pass, stopped before the loop, reaches
-  // it through this weak pointer.
+  // The dispatcher lives inside the consume loops' handlers, so it (and its delivery pool) is
+  // gone before the database it uses; the periodic retry pass, stopped before the loops, reaches
+  // it through this weak pointer, and every loop's handler shares the one the first made.
   std::weak_ptr<workers::Dispatcher> running;
   spec.periodic.push_back({"the retry pass", retry_poll, [&running](workers::WorkerContext&) {
                              if (auto dispatcher = running.lock()) dispatcher->runDueRetries();
                            }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
-    auto dispatcher =
-        std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);
-    running = dispatcher;
+    auto dispatcher = running.lock();
+    if (!dispatcher) {
+      dispatcher = std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);
+      running = dispatcher;
+    }
     return topics::RecordHandler(
         [dispatcher](const topics::Record& record) { return dispatcher->onEvent(record); });
   });
