@@ -43,15 +43,17 @@ class SendLocksTest : public ::testing::Test {
   std::string send(long long cost) {
     db::Session sql(database_);
     soci::transaction tx(*sql);
-    std::string id = newId("msg"), refusal;
+    // SOCI reads what it binds when the statement runs, at the end of the expression: every
+    // bound value is a named local, never a temporary.
+    std::string id = newId("msg"), refusal, from = kNumber;
+    int part_price = static_cast<int>(cost);
     soci::indicator refusal_null = soci::i_ok;
     *sql << "SELECT refusal FROM accept_outbound_message(:id, :account, 'LIVE', :from, "
             "'+15145550100', 'Hi', 1, :cost, :price, 'sha', 'EXPRESS', false, 1, :ref, 'SMS', "
             "180, 10, gen_random_uuid(), jsonb_build_object('v', 1, 'data', '{}'::jsonb), "
             "'events', 'sms.outbound', '{}', now(), 'req-locks')",
-        soci::use(id, "id"), soci::use(account_, "account"),
-        soci::use(std::string(kNumber), "from"), soci::use(cost, "cost"),
-        soci::use(static_cast<int>(cost), "price"), soci::use(id, "ref"),
+        soci::use(id, "id"), soci::use(account_, "account"), soci::use(from, "from"),
+        soci::use(cost, "cost"), soci::use(part_price, "price"), soci::use(id, "ref"),
         soci::into(refusal, refusal_null);
     if (refusal_null == soci::i_null) {
       tx.commit();
