@@ -25,6 +25,7 @@ struct ApiRequest {
   std::map<std::string, std::string> query;    // percent-decoded
   std::map<std::string, std::string> headers;  // lower-cased names
   nlohmann::json body;                         // null when the request had none
+  std::map<std::string, std::string> form;     // a form body (RouteOptions::accepts_form)
   std::string raw_body;
   std::optional<Caller> caller;
   // Set when `caller` came from the edge's cache (caller_cache.h): the hash of the presented

@@ -92,9 +92,40 @@ bool isCsvContentType(const std::string& content_type) {
   return lower(content_type.substr(0, content_type.find(';'))).starts_with("text/csv");
 }
 
+bool isFormContentType(const std::string& content_type) {
+  std::string media = lower(content_type.substr(0, content_type.find(';')));
+  while (!media.empty() && std::isspace(static_cast<unsigned char>(media.back()))) media.pop_back();
+  return media == "application/x-www-form-urlencoded";
+}
+
+// application/x-www-form-urlencoded (WHATWG URL, "application/x-www-form-urlencoded parsing"):
+// '+' is a space, then %XX escapes. A name given twice is refused (OAuth 2.1 section 3.1: no
+// parameter may be sent more than once, and which one would count?).
+void readForm(std::string_view body, ApiRequest& req) {
+  auto decode = [](std::string_view text) {
+    std::string plus_as_space(text);
+    std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
+    return percentDecode(plus_as_space);
+  };
+  while (!body.empty()) {
+    size_t amp = body.find('&');
+    std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string name = decode(pair.substr(0, eq));
+    std::string value = eq == std::string_view::npos ? "" : decode(pair.substr(eq + 1));
+    if (!isCleanText(name) || !isCleanText(value))
+      throw validationError(name.empty() ? "body" : name,
+                            "must be UTF-8 text without control characters");
+    if (!req.form.emplace(std::move(name), std::move(value)).second)
+      throw validationError(pair.substr(0, eq), "given more than once");
+  }
+}
+
 }  // namespace
 
-void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv) {
+void readBody(ApiRequest& req, size_t max_bytes, BodyKinds kinds) {
   if (!hasBodyMethod(req.method)) return;
   auto content_type = req.header("content-type");
   bool json_type = content_type && isJsonContentType(*content_type);
@@ -104,9 +135,14 @@ void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv) {
     if (json_type) throw ApiError(ErrorCode::FST_ERR_CTP_EMPTY_JSON_BODY);
     return;
   }
-  bool csv_upload = accepts_csv && content_type && isCsvContentType(*content_type);
-  if (!json_type && !csv_upload) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
+  bool csv_upload = kinds.csv && content_type && isCsvContentType(*content_type);
+  bool form = kinds.form && content_type && isFormContentType(*content_type);
+  if (!json_type && !csv_upload && !form) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_MEDIA_TYPE);
   if (req.raw_body.size() > max_bytes) throw ApiError(ErrorCode::FST_ERR_CTP_BODY_TOO_LARGE);
+  if (form) {
+    readForm(req.raw_body, req);
+    return;
+  }
   if (csv_upload) {
     if (!isValidUtf8(req.raw_body) || req.raw_body.find('\0') != std::string::npos)
       throw validationError("body", "must be UTF-8 text without NUL characters");

@@ -23,9 +23,17 @@ struct EdgeRequest {
 
 EdgeRequest readEdgeRequest(FramedRequest&& framed, std::string client_ip);
 
+// What a route takes besides JSON (RouteOptions::accepts_csv, accepts_form).
+struct BodyKinds {
+  bool csv = false;
+  bool form = false;
+};
+
 // The body of a POST, PATCH or PUT, read the way Fastify would (its FST_ERR_* codes are the
-// spec's): JSON into req.body (request_text.h's limits), or for a route that takes uploads a
-// text/csv body left in raw_body once it is known to be UTF-8 without NUL. Throws ApiError.
-void readBody(ApiRequest& req, size_t max_bytes, bool accepts_csv);
+// spec's): JSON into req.body (request_text.h's limits); for a route that takes uploads a
+// text/csv body left in raw_body once it is known to be UTF-8 without NUL; for a route that
+// takes forms (OAuth) an application/x-www-form-urlencoded body decoded into req.form, each
+// name once. Throws ApiError.
+void readBody(ApiRequest& req, size_t max_bytes, BodyKinds kinds);
 
 }  // namespace smsgw::api

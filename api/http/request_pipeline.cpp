@@ -64,7 +64,8 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
         throw ApiError(ErrorCode::RATE_LIMITED, {{"limit_per_minute", decision.limit}},
                        decision.retry_after_seconds);
     }
-    readBody(req, app_.config.max_body_bytes, route.options.accepts_csv);
+    readBody(req, app_.config.max_body_bytes,
+             {route.options.accepts_csv, route.options.accepts_form});
     return route;
   }
   auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
@@ -83,7 +84,7 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   // What depends on the caller is answered for the caller admit() found, which may be a kept
   // guess: everything below is checked again if the guess turns out wrong.
   auto serve = [&] {
-    readBody(req, max_body, route.options.accepts_csv);
+    readBody(req, max_body, {route.options.accepts_csv, route.options.accepts_form});
     checkAccountState(*req.caller, route.options);
     return route.handler(req);
   };

@@ -19,6 +19,9 @@ struct RouteOptions {
   std::optional<PermissionRequirement> permission;  // e.g. "messages:w"
   bool allowed_before_payment = false;              // LIVE keys may call it before the first top-up
   bool accepts_csv = false;  // a text/csv body reaches the handler as raw_body (uploads)
+  // An application/x-www-form-urlencoded body reaches the handler as ApiRequest::form (the
+  // OAuth endpoints, and the consent page's form).
+  bool accepts_form = false;
   // Suspended or closed accounts reach the handler, which answers for them (a dead-letter
   // replay: 409 ACCOUNT_SUSPENDED) instead of the usual 403 FORBIDDEN.
   bool handles_suspended_accounts = false;
