@@ -43,20 +43,29 @@ void readHeaders(FramedRequest& framed, ApiRequest& req) {
   }
 }
 
-// The query's parameters, decoded; the first of repeated names wins.
-void readQuery(std::string_view query, ApiRequest& req) {
-  while (!query.empty()) {
-    size_t amp = query.find('&');
-    std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+// The name=value pairs of a query string or a form body, split on '&' (empty ones skipped) and
+// each side decoded by `decode`; `take` gets the raw name and both decoded sides.
+template <typename Decode, typename Take>
+void forEachPair(std::string_view text, Decode decode, Take take) {
+  while (!text.empty()) {
+    size_t amp = text.find('&');
+    std::string_view pair = text.substr(0, amp);
+    text = amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1);
     if (pair.empty()) continue;
     size_t eq = pair.find('=');
-    std::string name = percentDecode(std::string(pair.substr(0, eq)));
-    std::string value =
-        eq == std::string_view::npos ? "" : percentDecode(std::string(pair.substr(eq + 1)));
-    if (!isCleanText(name) || !isCleanText(value)) throw badUrl("query");
-    req.query.emplace(std::move(name), std::move(value));
+    take(pair.substr(0, eq), decode(pair.substr(0, eq)),
+         eq == std::string_view::npos ? std::string() : decode(pair.substr(eq + 1)));
   }
+}
+
+// The query's parameters, decoded; the first of repeated names wins.
+void readQuery(std::string_view query, ApiRequest& req) {
+  forEachPair(
+      query, [](std::string_view text) { return percentDecode(std::string(text)); },
+      [&](std::string_view, std::string name, std::string value) {
+        if (!isCleanText(name) || !isCleanText(value)) throw badUrl("query");
+        req.query.emplace(std::move(name), std::move(value));
+      });
 }
 
 void readTarget(const std::string& target, ApiRequest& req) {
@@ -107,20 +116,12 @@ void readForm(std::string_view body, ApiRequest& req) {
     std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
     return percentDecode(plus_as_space);
   };
-  while (!body.empty()) {
-    size_t amp = body.find('&');
-    std::string_view pair = body.substr(0, amp);
-    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    std::string name = decode(pair.substr(0, eq));
-    std::string value = eq == std::string_view::npos ? "" : decode(pair.substr(eq + 1));
+  forEachPair(body, decode, [&](std::string_view raw_name, std::string name, std::string value) {
     if (!isCleanText(name) || !isCleanText(value))
-      throw validationError(name.empty() ? "body" : name,
-                            "must be UTF-8 text without control characters");
+      throw validationError("body", "must be UTF-8 text without control characters");
     if (!req.form.emplace(std::move(name), std::move(value)).second)
-      throw validationError(pair.substr(0, eq), "given more than once");
-  }
+      throw validationError(raw_name, "given more than once");
+  });
 }
 
 }  // namespace
