@@ -5,10 +5,15 @@
 #include "domain/crypto.h"
 
 namespace smsgw {
+namespace {
+
+// In ASCII order, so that base62 numbers of one width sort as their values do.
+constexpr std::string_view kAlphabet =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+}  // namespace
 
 std::string randomBase62(size_t length) {
-  static constexpr std::string_view kAlphabet =
-      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   std::string out;
   out.reserve(length);
   while (out.size() < length) {
@@ -23,10 +28,8 @@ std::string randomBase62(size_t length) {
 namespace {
 
 // Milliseconds since 1970 in 8 base62 digits, most significant first (62^8 ms is about 6,900
-// years). The alphabet is in ASCII order, so these sort as the times do.
+// years), so these sort as the times do.
 std::string timeBase62() {
-  static constexpr std::string_view kAlphabet =
-      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   auto ms = static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                 std::chrono::system_clock::now().time_since_epoch())
                                                 .count());
