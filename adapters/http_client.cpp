@@ -13,6 +13,23 @@ size_t appendBody(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+struct BoundedBody {
+  std::string* body;
+  size_t max_bytes;
+  bool too_large = false;
+};
+
+// Returning less than was given makes curl stop with CURLE_WRITE_ERROR.
+size_t appendBounded(char* data, size_t size, size_t count, void* user) {
+  auto* sink = static_cast<BoundedBody*>(user);
+  if (sink->body->size() + size * count > sink->max_bytes) {
+    sink->too_large = true;
+    return 0;
+  }
+  sink->body->append(data, size * count);
+  return size * count;
+}
+
 void initCurlOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -28,12 +45,16 @@ CURL* threadHandle() {
   return handle.get();
 }
 
-}  // namespace
+// One call's options beyond httpRequest's arguments.
+struct CallExtras {
+  BoundedBody* bounded = nullptr;        // a body limit (httpGetBounded)
+  std::string* cache_control = nullptr;  // where the response's Cache-Control goes
+};
 
-HttpResponse httpRequest(const std::string& method, const std::string& url,
-                         const HttpHeaders& headers, const std::string& body,
-                         std::chrono::milliseconds timeout,
-                         const std::optional<PinnedAddress>& pinned, ConnectionUse use) {
+HttpResponse perform(const std::string& method, const std::string& url, const HttpHeaders& headers,
+                     const std::string& body, std::chrono::milliseconds timeout,
+                     const std::optional<PinnedAddress>& pinned, ConnectionUse use,
+                     CallExtras extras) {
   initCurlOnce();
   HttpResponse response;
   CurlHandle fresh(use == ConnectionUse::Fresh ? curl_easy_init() : nullptr, curl_easy_cleanup);
@@ -67,8 +88,14 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, appendBody);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
+  if (extras.bounded) {
+    extras.bounded->body = &response.body;
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, appendBounded);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, extras.bounded);
+  } else {
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, appendBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
+  }
   if (method != "GET" && method != "DELETE") {
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
@@ -78,12 +105,37 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
   response.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
   if (rc != CURLE_OK) {
-    response.error = curl_easy_strerror(rc);
+    response.error =
+        extras.bounded && extras.bounded->too_large ? "too large" : curl_easy_strerror(rc);
     response.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    response.body.clear();
     return response;
   }
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
+  curl_header* header = nullptr;
+  if (extras.cache_control &&
+      curl_easy_header(h, "Cache-Control", 0, CURLH_HEADER, -1, &header) == CURLHE_OK)
+    *extras.cache_control = header->value;
   return response;
+}
+
+}  // namespace
+
+HttpResponse httpRequest(const std::string& method, const std::string& url,
+                         const HttpHeaders& headers, const std::string& body,
+                         std::chrono::milliseconds timeout,
+                         const std::optional<PinnedAddress>& pinned, ConnectionUse use) {
+  return perform(method, url, headers, body, timeout, pinned, use, {});
+}
+
+BoundedResponse httpGetBounded(const std::string& url, const HttpHeaders& headers,
+                               std::chrono::milliseconds timeout, const PinnedAddress& pinned,
+                               size_t max_body_bytes) {
+  BoundedResponse out;
+  BoundedBody bounded{nullptr, max_body_bytes};
+  out.response = perform("GET", url, headers, "", timeout, pinned, ConnectionUse::Fresh,
+                         {&bounded, &out.cache_control});
+  return out;
 }
 
 }  // namespace smsgw

@@ -40,4 +40,15 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const std::optional<PinnedAddress>& pinned = std::nullopt,
                          ConnectionUse use = ConnectionUse::Fresh);
 
+// A GET of a small document named by a stranger (an OAuth client's metadata document): the
+// body may be at most `max_body_bytes` (beyond: status 0, error "too large"); the response's
+// Cache-Control comes back beside it.
+struct BoundedResponse {
+  HttpResponse response;
+  std::string cache_control;
+};
+BoundedResponse httpGetBounded(const std::string& url, const HttpHeaders& headers,
+                               std::chrono::milliseconds timeout, const PinnedAddress& pinned,
+                               size_t max_body_bytes);
+
 }  // namespace smsgw

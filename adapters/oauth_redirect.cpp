@@ -59,4 +59,19 @@ bool redirectUriMatches(const std::string& registered, const std::string& presen
          a->host == b->host && a->path == b->path && a->query == b->query;
 }
 
+std::string redirectWith(const std::string& uri,
+                         const std::vector<std::pair<std::string, std::string>>& parameters) {
+  std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle(curl_url(), curl_url_cleanup);
+  curl_url_set(handle.get(), CURLUPART_URL, uri.c_str(), CURLU_NON_SUPPORT_SCHEME);
+  for (const auto& [name, value] : parameters) {
+    std::string pair = name + "=" + value;
+    curl_url_set(handle.get(), CURLUPART_QUERY, pair.c_str(), CURLU_APPENDQUERY | CURLU_URLENCODE);
+  }
+  char* out = nullptr;
+  if (curl_url_get(handle.get(), CURLUPART_URL, &out, 0) != CURLUE_OK) return uri;
+  std::string text = out;
+  curl_free(out);
+  return text;
+}
+
 }  // namespace smsgw::oauth

@@ -7,6 +7,8 @@
 // Parsed with libcurl's URL parser, as webhook URLs are.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace smsgw::oauth {
 
@@ -17,5 +19,9 @@ RedirectVerdict checkRedirectUri(const std::string& uri);
 // Whether `presented` (an authorization request's redirect_uri) is the `registered` one:
 // the same string, or for a loopback http URI the same apart from the port.
 bool redirectUriMatches(const std::string& registered, const std::string& presented);
+
+// `uri` (a checked redirect URI) with the parameters added to its query, each percent-encoded.
+std::string redirectWith(const std::string& uri,
+                         const std::vector<std::pair<std::string, std::string>>& parameters);
 
 }  // namespace smsgw::oauth

@@ -39,6 +39,11 @@ struct ApiConfig {
   std::string verification_code_secret;  // keys the HMAC under which owner codes are stored
   int owner_code_resend_seconds = 30;    // between two owner-verification texts of an account
   SendPolicy send_policy;                // send limits and pacing
+  // Where clients reach this API (no trailing slash): the OAuth issuer and the MCP resource.
+  std::string public_base_url;
+  std::string oauth_form_secret;  // keys the consent form's CSRF token
+  std::chrono::seconds oauth_access_token_ttl{3600};
+  std::chrono::seconds oauth_refresh_token_ttl{30 * 24 * 3600};
 };
 
 struct App {

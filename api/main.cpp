@@ -28,6 +28,18 @@ struct ApiProcessConfig {
   OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
 };
 
+void addOAuthSettings(ProcessSettings& settings, api::ApiConfig& c) {
+  settings.add("PUBLIC_BASE_URL", c.public_base_url,
+               "where clients reach the API: the OAuth issuer, and the MCP resource's base",
+               "http://API_HOST:API_PORT");
+  settings.addSecret("OAUTH_FORM_SECRET", c.oauth_form_secret, "local-oauth-form-secret",
+                     "keys the OAuth consent form's CSRF token");
+  settings.add("OAUTH_ACCESS_TOKEN_SECONDS", c.oauth_access_token_ttl,
+               "life of an OAuth access token (an API key held by the connection)");
+  settings.add("OAUTH_REFRESH_TOKEN_SECONDS", c.oauth_refresh_token_ttl,
+               "life of an OAuth refresh token; each use replaces it");
+}
+
 void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
   settings.add("API_HOST", c.host, "listen address");
   settings.add("API_PORT", c.port, "listen port");
@@ -65,10 +77,14 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
                      "verifies the carrier's signed callbacks");
   addVerificationCodeSecret(settings, c.verification_code_secret);
   addSendPolicySettings(settings, c.send_policy);
+  addOAuthSettings(settings, c);
   settings.afterReading([&c] {
     // Every reactor and slow-lane thread may hold a connection at once: none waits for a
     // connection that another holds while it waits on the carrier.
     if (c.db_pool_size <= 0) c.db_pool_size = c.threads + c.slow_lane_threads;
+    if (c.public_base_url.empty())
+      c.public_base_url = "http://" + c.host + ":" + std::to_string(c.port);
+    while (c.public_base_url.ends_with('/')) c.public_base_url.pop_back();
   });
 }
 

@@ -49,11 +49,21 @@ struct ApiResponse {
   nlohmann::json body;
   bool has_body = true;
   std::vector<std::pair<std::string, std::string>> headers;
+  // A body that is not JSON (the OAuth consent page): sent as is when content_type is set.
+  std::string text;
+  std::string content_type;
 
   static ApiResponse json(int status, nlohmann::json body) {
-    return {status, std::move(body), true, {}};
+    return {status, std::move(body), true, {}, {}, {}};
   }
-  static ApiResponse noContent() { return {204, nullptr, false, {}}; }
+  static ApiResponse noContent() { return {204, nullptr, false, {}, {}, {}}; }
+  static ApiResponse html(int status, std::string page) {
+    return {status, nullptr, true, {}, std::move(page), "text/html; charset=utf-8"};
+  }
+  // 303 See Other: the browser follows with a GET (the consent form's answer).
+  static ApiResponse seeOther(const std::string& location) {
+    return {303, nullptr, false, {{"Location", location}}, {}, {}};
+  }
 };
 
 }  // namespace smsgw::api

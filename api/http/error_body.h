@@ -11,4 +11,11 @@ namespace smsgw::api {
 nlohmann::json errorBody(ErrorCode code, Language language,
                          const nlohmann::json& details = nullptr);
 
+// OAuth's error name for a code (RFC 6749 5.2): the OAUTH_ rows by their name in lower case;
+// any other refusal by its kind (temporarily_unavailable, server_error, invalid_request).
+std::string oauthErrorName(ErrorCode code);
+// The body /oauth/* answers with: {error, error_description (English: the RFC allows ASCII
+// only), error_description_fr, details?}.
+nlohmann::json oauthErrorBody(ErrorCode code, const nlohmann::json& details = nullptr);
+
 }  // namespace smsgw::api

@@ -12,25 +12,11 @@
 namespace smsgw::api {
 namespace {
 
-void checkAccountState(const Caller& caller, const RouteOptions& options) {
-  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
-      !options.handles_suspended_accounts) {
-    throw ApiError(ErrorCode::FORBIDDEN,
-                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
-                                                                    : "account_closed"}});
-  }
-  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
-      !options.allowed_before_payment) {
-    throw ApiError(ErrorCode::PAYMENT_REQUIRED);
-  }
-  if (options.permission && !options.permission->satisfiedBy(caller.permissions)) {
-    std::string letters;
-    for (char c : options.permission->any_of_letters) {
-      if (!letters.empty()) letters += " or ";
-      letters += options.permission->resource + ":" + c;
-    }
-    throw ApiError(ErrorCode::FORBIDDEN, {{"required_permission", letters}});
-  }
+std::string mcpChallenge(const ApiConfig& config, ErrorCode code) {
+  std::string challenge = "Bearer resource_metadata=\"" + config.public_base_url +
+                          "/.well-known/oauth-protected-resource/mcp\"";
+  if (code == ErrorCode::API_KEY_REVOKED) challenge += ", error=\"invalid_token\"";
+  return challenge;
 }
 
 std::string joined(const std::vector<std::string>& methods) {
@@ -85,7 +71,7 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   // guess: everything below is checked again if the guess turns out wrong.
   auto serve = [&] {
     readBody(req, max_body, {route.options.accepts_csv, route.options.accepts_form});
-    checkAccountState(*req.caller, route.options);
+    checkCallerMayUse(*req.caller, route.options);
     return route.handler(req);
   };
   try {
@@ -111,8 +97,15 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
   try {
     std::rethrow_exception(error);
   } catch (const ApiError& e) {
+    // OAuth's clients read OAuth's error shape on its endpoints (RFC 6749 5.2).
+    bool oauth = req.path.starts_with("/oauth/");
     auto response = ApiResponse::json(errorInfo(e.code()).http_status,
-                                      errorBody(e.code(), req.language, e.details()));
+                                      oauth ? oauthErrorBody(e.code(), e.details())
+                                            : errorBody(e.code(), req.language, e.details()));
+    if (oauth) response.headers.emplace_back("Cache-Control", "no-store");
+    // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
+    if (req.path == "/mcp" && response.status == 401)
+      response.headers.emplace_back("WWW-Authenticate", mcpChallenge(app_.config, e.code()));
     if (e.retryAfterSeconds())
       response.headers.emplace_back("Retry-After", std::to_string(*e.retryAfterSeconds()));
     if (e.code() == ErrorCode::METHOD_NOT_ALLOWED)
@@ -124,6 +117,8 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
   } catch (...) {
     spdlog::error("request {} {} failed with a non-standard exception", req.method, req.path);
   }
+  if (req.path.starts_with("/oauth/"))
+    return ApiResponse::json(500, oauthErrorBody(ErrorCode::INTERNAL_ERROR));
   return ApiResponse::json(500, errorBody(ErrorCode::INTERNAL_ERROR, req.language));
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "domain/errors.h"
+
 namespace smsgw::api {
 namespace {
 
@@ -109,6 +111,27 @@ RouteOptions needs(const char* permission) {
   RouteOptions options;
   options.permission = PermissionRequirement::parse(permission);
   return options;
+}
+
+void checkCallerMayUse(const Caller& caller, const RouteOptions& options) {
+  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
+      !options.handles_suspended_accounts) {
+    throw ApiError(ErrorCode::FORBIDDEN,
+                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
+                                                                    : "account_closed"}});
+  }
+  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
+      !options.allowed_before_payment) {
+    throw ApiError(ErrorCode::PAYMENT_REQUIRED);
+  }
+  if (options.permission && !options.permission->satisfiedBy(caller.permissions)) {
+    std::string letters;
+    for (char c : options.permission->any_of_letters) {
+      if (!letters.empty()) letters += " or ";
+      letters += options.permission->resource + ":" + c;
+    }
+    throw ApiError(ErrorCode::FORBIDDEN, {{"required_permission", letters}});
+  }
 }
 
 }  // namespace smsgw::api

@@ -63,6 +63,10 @@ class Router {
 // Decodes %XX escapes (path parameters and query strings); '+' stays a plus.
 std::string percentDecode(const std::string& in);
 
+// The account's state and the key's permissions against what a route asks (403 FORBIDDEN with
+// details.reason or required_permission, 402 PAYMENT_REQUIRED). Throws ApiError.
+void checkCallerMayUse(const Caller& caller, const RouteOptions& options);
+
 // Convenience for route tables: options with a permission string such as "messages:w".
 RouteOptions needs(const char* permission);
 // The same options for a handler that waits on something slow (RouteOptions::slow).

@@ -146,13 +146,17 @@ void answer(Exchange& exchange, ApiResponse response) {
     writer.headers().add(std::make_shared<NamedHeader>(name, value));
   // A HEAD request is answered with headers alone (RFC 9110 9.3.2).
   bool with_body = response.has_body && exchange.edge.request.method != "HEAD";
-  std::string body = with_body ? jsonText(response.body) : "";
+  bool as_text = !response.content_type.empty();
+  std::string body = !with_body ? "" : as_text ? std::move(response.text) : jsonText(response.body);
   auto code = static_cast<Http::Code>(response.status);
   auto connection = exchange.connection;
   bool keep_alive = exchange.keep_alive;
   // Answers leave in the order they are queued: behind earlier ones, ahead of later ones.
   auto sent = connection->queueAnswer([&] {
-    return with_body ? writer.send(code, body, MIME(Application, Json)) : writer.send(code);
+    if (!with_body) return writer.send(code);
+    return writer.send(code, body,
+                       as_text ? Http::Mime::MediaType::fromString(response.content_type)
+                               : MIME(Application, Json));
   });
   sent.then([connection, keep_alive](
                 ssize_t) { connection->answered(keep_alive, std::chrono::steady_clock::now()); },

@@ -9,6 +9,7 @@
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"
+#include "services/oauth/tokens.h"
 
 namespace smsgw::api {
 namespace {
@@ -36,8 +37,9 @@ ApiResponse signup(App& app, ApiRequest& req) {
 
 ApiResponse getMe(App& app, ApiRequest& req) {
   nlohmann::json doc = accounts::accountDocument(app.db, req.who().account_id, app.clock.now());
-  doc["caller"] = {
-      {"mode", toString(req.who().mode)}, {"oauth_client", nullptr}, {"key_id", req.who().key_id}};
+  doc["caller"] = {{"mode", toString(req.who().mode)},
+                   {"oauth_client", oauth::connectedClientOfKey(app.db, req.who().key_id)},
+                   {"key_id", req.who().key_id}};
   return ApiResponse::json(200, doc);
 }
 

@@ -30,6 +30,10 @@ void addContactGroupBroadcastRoutes(Router& router, App& app);
 void addContactListRoutes(Router& router, App& app);
 void addEmailRoutes(Router& router, App& app);
 void addVerificationRoutes(Router& router, App& app);
+void addOAuthRoutes(Router& router, App& app);
+void addOAuthAuthorizeRoutes(Router& router, App& app);
+// Last: the MCP tools call the routes added before it.
+void addMcpRoutes(Router& router, App& app);
 
 inline Router buildRouter(App& app) {
   Router router;
@@ -57,6 +61,9 @@ inline Router buildRouter(App& app) {
   addContactListRoutes(router, app);
   addEmailRoutes(router, app);
   addVerificationRoutes(router, app);
+  addOAuthRoutes(router, app);
+  addOAuthAuthorizeRoutes(router, app);
+  addMcpRoutes(router, app);
   return router;
 }
 

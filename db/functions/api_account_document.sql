@@ -18,7 +18,8 @@ LANGUAGE sql STABLE AS $$
            AND m.mode = 'LIVE' AND m.created_at > p_now - interval '24 hours')),
     'api_keys', COALESCE(
       (SELECT jsonb_agg(api_key_resource(k) ORDER BY k.created_at) FROM api_keys k
-        WHERE k.account_id = a.id AND k.kind = 'USER' AND k.revoked_at IS NULL), '[]'::jsonb),
+        WHERE k.account_id = a.id AND k.kind = 'USER' AND k.revoked_at IS NULL
+          AND (k.expires_at IS NULL OR k.expires_at > p_now)), '[]'::jsonb),
     'features', jsonb_build_object('email', false))
   FROM held
 $$;

@@ -1,6 +1,7 @@
 -- The caller behind a key hash: the key, its account, its fences (its allow and deny lists, and
 -- whether it must find every recipient on an allow list), and whether its last-used stamp is
--- stale as of p_now (written at most once a minute per key).
+-- stale as of p_now (written at most once a minute per key). A key past its expiry (an OAuth
+-- access token) reads as revoked.
 CREATE OR REPLACE FUNCTION api_key_caller(p_key_hash text, p_now timestamptz)
 RETURNS TABLE (key_id text, account_id text, mode text, permissions text, revoked int,
                account_status text, fenced int, allow_list_required int, allow_list_id text,
@@ -9,7 +10,8 @@ LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  SELECT k.id, k.account_id, k.mode, k.permissions::text, (k.revoked_at IS NOT NULL)::int,
+  SELECT k.id, k.account_id, k.mode, k.permissions::text,
+         (k.revoked_at IS NOT NULL OR coalesce(k.expires_at <= p_now, false))::int,
          a.status,
          (k.default_deny OR k.allow_list_id IS NOT NULL OR k.deny_list_id IS NOT NULL)::int,
          (k.default_deny OR k.allow_list_id IS NOT NULL)::int,

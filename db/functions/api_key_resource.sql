@@ -6,5 +6,5 @@ LANGUAGE sql STABLE AS $$
     'defaultDeny', k.default_deny, 'permissions', k.permissions,
     'email_domain_ids', k.email_domain_ids, 'oauth_grant', k.oauth_grant,
     'allow_list_id', k.allow_list_id, 'deny_list_id', k.deny_list_id,
-    'revokedAt', iso_ts(k.revoked_at))
+    'revokedAt', iso_ts(k.revoked_at), 'expiresAt', iso_ts(k.expires_at))
 $$;

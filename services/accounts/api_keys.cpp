@@ -70,7 +70,7 @@ void checkEscalation(soci::session& sql, const Caller& caller, const Permissions
 
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
                             const std::optional<std::string>& label, const Permissions& permissions,
-                            const KeyFence& fence) {
+                            const KeyFence& fence, const std::optional<OAuthHolding>& holding) {
   GeneratedKey key = generateApiKey(mode);
   std::string id = newId("key");
   std::string mode_text(toString(mode));
@@ -82,13 +82,19 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
               deny_list = fence.deny_list_id.value_or("");
   soci::indicator allow_ind = fence.allow_list_id ? soci::i_ok : soci::i_null,
                   deny_ind = fence.deny_list_id ? soci::i_ok : soci::i_null;
+  std::string grant_id = holding ? holding->grant_id : "";
+  std::string expires_at = holding ? formatIso(holding->expires_at) : "";
+  soci::indicator holding_ind = holding ? soci::i_ok : soci::i_null;
   sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
-         "default_deny, allow_list_id, deny_list_id) "
+         "default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, expires_at) "
          "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
-         ":deny::int::boolean, :allow_list, :deny_list)",
+         ":deny::int::boolean, :allow_list, :deny_list, :grant_id::text IS NOT NULL, :grant_id2, "
+         ":expires_at::timestamptz)",
       soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
       soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
-      soci::use(deny), soci::use(allow_list, allow_ind), soci::use(deny_list, deny_ind);
+      soci::use(deny), soci::use(allow_list, allow_ind), soci::use(deny_list, deny_ind),
+      soci::use(grant_id, holding_ind), soci::use(grant_id, holding_ind),
+      soci::use(expires_at, holding_ind);
   auto resource =
       db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;
@@ -114,7 +120,8 @@ nlohmann::json listKeys(db::Database& db, const Caller& caller) {
   return db::queryJsonArray(
       *sql,
       "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.account_id = :a "
-      "AND k.kind = 'USER' AND k.revoked_at IS NULL ORDER BY k.created_at DESC",
+      "AND k.kind = 'USER' AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > "
+      "now()) ORDER BY k.created_at DESC",
       caller.account_id);
 }
 
@@ -192,10 +199,17 @@ void revokeKey(db::Database& db, const Caller& caller, const std::string& id, Ti
   if (key->kind == "SESSION") throw ApiError(ErrorCode::NOT_FOUND);
   int revoked = 0;
   std::string at = formatIso(now);
+  soci::transaction tx(*sql);
   *sql << "UPDATE api_keys SET revoked_at = :now::timestamptz WHERE id = :id AND revoked_at IS "
           "NULL RETURNING 1",
       soci::use(at), soci::use(id), soci::into(revoked);
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
+  if (key->oauth)
+    *sql << "UPDATE oauth_grants SET revoked_at = :now::timestamptz, revoked_because = "
+            "'key_revoked' WHERE id = (SELECT oauth_grant_id FROM api_keys WHERE id = :id) "
+            "AND revoked_at IS NULL",
+        soci::use(at), soci::use(id);
+  tx.commit();
 }
 
 }  // namespace smsgw::accounts

@@ -24,10 +24,18 @@ struct KeyFence {
   std::optional<std::string> deny_list_id;
 };
 
+// A key an OAuth connection holds (its access token): it expires, and can be revoked but not
+// rotated (spec ApiKey `oauth_grant`).
+struct OAuthHolding {
+  std::string grant_id;
+  TimePoint expires_at;
+};
+
 // Returns the ApiKey resource plus `key`, the secret, which is never readable again.
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
                             const std::optional<std::string>& label, const Permissions& permissions,
-                            const KeyFence& fence);
+                            const KeyFence& fence,
+                            const std::optional<OAuthHolding>& holding = std::nullopt);
 
 struct NewKey {
   KeyMode mode = KeyMode::Test;
@@ -52,6 +60,8 @@ struct KeyRotation {
 // PERMISSION_ESCALATION.
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now);
+// Revoking a key an OAuth connection holds ends the connection too: its refresh token can make
+// no new key.
 void revokeKey(db::Database& db, const Caller& caller, const std::string& id, TimePoint now);
 
 // PATCH: what is given changes; a list id given as null clears that list.

@@ -1,0 +1,192 @@
+// The authorization endpoint (OAuth 2.1 4.1.1): GET shows the consent page, POST takes its
+// form. The form carries the authorization request back, so both check it alike and nothing
+// is kept between them. CSRF: the page sets a random cookie and the form carries its HMAC; a
+// POST without both (another site's form, an old page) is refused.
+#include "adapters/oauth_redirect.h"
+#include "api/http/error_body.h"
+#include "api/routes/consent_page.h"
+#include "api/routes/routes.h"
+#include "domain/crypto.h"
+#include "domain/errors.h"
+#include "services/oauth/authorization.h"
+
+namespace smsgw::api {
+namespace {
+
+constexpr std::string_view kCsrfCookie = "smsgw_oauth_csrf";
+// The request's own parameters, echoed back by the form; anything else a form sends is ignored.
+constexpr const char* kRequestParameters[] = {
+    "response_type",         "client_id", "redirect_uri", "state", "code_challenge",
+    "code_challenge_method", "scope",     "resource"};
+
+std::map<std::string, std::string> requestParameters(const std::map<std::string, std::string>& in) {
+  std::map<std::string, std::string> out;
+  for (const char* name : kRequestParameters) {
+    if (auto it = in.find(name); it != in.end()) out[name] = it->second;
+  }
+  return out;
+}
+
+// The page is never framed (clickjacking), cached, or told where it was linked from.
+ApiResponse page(int status, std::string html) {
+  ApiResponse response = ApiResponse::html(status, std::move(html));
+  response.headers.emplace_back("X-Frame-Options", "DENY");
+  response.headers.emplace_back("Content-Security-Policy",
+                                "default-src 'none'; style-src 'unsafe-inline'; "
+                                "frame-ancestors 'none'; base-uri 'none'");
+  response.headers.emplace_back("Cache-Control", "no-store");
+  response.headers.emplace_back("Referrer-Policy", "no-referrer");
+  return response;
+}
+
+ApiResponse refusalPage(const ApiError& error, Language language) {
+  const ErrorInfo& info = errorInfo(error.code());
+  std::string detail = error.details().is_null() ? "" : " (" + error.details().dump() + ")";
+  return page(info.http_status == 401 ? 400 : info.http_status,
+              renderRefusalPage(std::string(info.message_en) + detail,
+                                std::string(info.message_fr) + detail, language));
+}
+
+std::optional<std::string> cookie(const ApiRequest& req, std::string_view name) {
+  std::string header = req.header("cookie").value_or("");
+  size_t at = 0;
+  while (at < header.size()) {
+    size_t end = std::min(header.find(';', at), header.size());
+    std::string_view pair(header.data() + at, end - at);
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    if (pair.starts_with(name) && pair.size() > name.size() && pair[name.size()] == '=')
+      return std::string(pair.substr(name.size() + 1));
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string csrfToken(const ApiConfig& config, const std::string& cookie_value) {
+  return crypto::hex(crypto::hmacSha256(config.oauth_form_secret, "consent:" + cookie_value));
+}
+
+bool wellFormedCookie(const std::string& value) {
+  return value.size() == 64 && value.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+oauth::ProtectedResources resourcesOf(const ApiConfig& config) {
+  return {config.public_base_url + "/mcp", config.public_base_url};
+}
+
+// OAuth 2.1 4.1.2: the answer goes back through the checked redirect URI, with the state and
+// the issuer (RFC 9207, so a client talking to several servers knows which one answered).
+ApiResponse backToClient(const ApiConfig& config, const oauth::AuthorizationRequest& request,
+                         std::vector<std::pair<std::string, std::string>> parameters) {
+  if (request.state) parameters.emplace_back("state", *request.state);
+  parameters.emplace_back("iss", config.public_base_url);
+  return ApiResponse::seeOther(oauth::redirectWith(request.redirect_uri, parameters));
+}
+
+ApiResponse errorToClient(const ApiConfig& config, const oauth::AuthorizationRequest& request,
+                          const ApiError& error) {
+  return backToClient(config, request,
+                      {{"error", oauthErrorName(error.code())},
+                       {"error_description", std::string(errorInfo(error.code()).message_en)}});
+}
+
+ApiResponse showConsent(App& app, ApiRequest& req) {
+  auto parameters = requestParameters(req.query);
+  oauth::AuthorizationRequest request;
+  try {
+    request = oauth::checkClientAndRedirect(
+        app.db, parameters, app.config.allow_private_webhook_targets, app.clock.now());
+  } catch (const ApiError& e) {
+    return refusalPage(e, req.language);
+  }
+  try {
+    oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
+  } catch (const ApiError& e) {
+    return errorToClient(app.config, request, e);
+  }
+  std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+  if (!wellFormedCookie(cookie_value)) cookie_value = crypto::hex(crypto::randomBytes(32));
+  ConsentPage consent{request.client.name,
+                      request.client.id,
+                      request.redirect_uri,
+                      parameters,
+                      csrfToken(app.config, cookie_value),
+                      request.requested,
+                      "",
+                      false};
+  ApiResponse response = page(200, renderConsentPage(consent, req.language));
+  bool secure = app.config.public_base_url.starts_with("https://");
+  response.headers.emplace_back(
+      "Set-Cookie", std::string(kCsrfCookie) + "=" + cookie_value +
+                        "; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=3600" +
+                        (secure ? "; Secure" : ""));
+  return response;
+}
+
+// What the owner ticked: each box names a resource and carries its letters.
+Permissions tickedPermissions(const std::map<std::string, std::string>& form) {
+  nlohmann::json letters = nlohmann::json::object();
+  for (const auto& [name, value] : form) {
+    if (name.starts_with("perm_")) letters[name.substr(5)] = value;
+  }
+  return Permissions::fromJson(letters);
+}
+
+ApiResponse takeConsent(App& app, ApiRequest& req) {
+  auto parameters = requestParameters(req.form);
+  oauth::AuthorizationRequest request;
+  try {
+    request = oauth::checkClientAndRedirect(
+        app.db, parameters, app.config.allow_private_webhook_targets, app.clock.now());
+  } catch (const ApiError& e) {
+    return refusalPage(e, req.language);
+  }
+  auto presented = req.form.find("csrf_token");
+  std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+  if (presented == req.form.end() || !wellFormedCookie(cookie_value) ||
+      !crypto::constantTimeEquals(presented->second, csrfToken(app.config, cookie_value)))
+    return page(403, renderRefusalPage(
+                         "This form was not sent from the consent page, or the page is too old. "
+                         "Go back to the app and start again.",
+                         "Ce formulaire n'a pas été envoyé depuis la page de consentement, ou la "
+                         "page est trop ancienne. Retournez à l'application et recommencez.",
+                         req.language));
+  try {
+    oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
+    if (req.form["decision"] != "approve") throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED);
+    auto mode = keyModeFromString(req.form["mode"]);
+    if (!mode) throw ApiError(ErrorCode::OAUTH_INVALID_REQUEST, {{"parameter", "mode"}});
+    Permissions ticked;
+    try {
+      ticked = tickedPermissions(req.form);
+    } catch (const ApiError&) {
+      throw ApiError(ErrorCode::OAUTH_INVALID_SCOPE);
+    }
+    oauth::Approval approval{req.form["email"], req.form["password"], *mode, ticked};
+    auto code = oauth::approve(app.db, request, approval, app.clock.now());
+    if (!code) {
+      ConsentPage again{request.client.name, request.client.id, request.redirect_uri, parameters,
+                        presented->second,   request.requested, approval.email,       true};
+      return page(200, renderConsentPage(again, req.language));
+    }
+    return backToClient(app.config, request, {{"code", *code}});
+  } catch (const ApiError& e) {
+    return errorToClient(app.config, request, e);
+  }
+}
+
+}  // namespace
+
+void addOAuthAuthorizeRoutes(Router& router, App& app) {
+  RouteOptions open;
+  open.authenticated = false;
+  open.limited_per_address = true;
+  // The GET may fetch a client's metadata document; the POST hashes a password.
+  router.add("GET", "/oauth/authorize", onSlowLane(open),
+             [&app](ApiRequest& r) { return showConsent(app, r); });
+  RouteOptions form = onSlowLane(open);
+  form.accepts_form = true;
+  router.add("POST", "/oauth/authorize", form,
+             [&app](ApiRequest& r) { return takeConsent(app, r); });
+}
+
+}  // namespace smsgw::api
