@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
 #include "adapters/sandbox_payments.h"
@@ -31,7 +32,7 @@ struct ApiProcessConfig {
 void addOAuthSettings(ProcessSettings& settings, api::ApiConfig& c) {
   settings.add("PUBLIC_BASE_URL", c.public_base_url,
                "where clients reach the API: the OAuth issuer, and the MCP resource's base",
-               "http://API_HOST:API_PORT");
+               "required; http://API_HOST:API_PORT on a local stack");
   settings.addSecret("OAUTH_FORM_SECRET", c.oauth_form_secret, "local-oauth-form-secret",
                      "keys the OAuth consent form's CSRF token");
   settings.add("OAUTH_ACCESS_TOKEN_SECONDS", c.oauth_access_token_ttl,
@@ -82,6 +83,13 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
     // Every reactor and slow-lane thread may hold a connection at once: none waits for a
     // connection that another holds while it waits on the carrier.
     if (c.db_pool_size <= 0) c.db_pool_size = c.threads + c.slow_lane_threads;
+    // The OAuth issuer and the MCP resource's identifier: clients compare them byte for byte,
+    // so production names its public https address rather than the listening one.
+    if (c.public_base_url.empty() && !env::isLocalStack())
+      throw std::invalid_argument("PUBLIC_BASE_URL is unset: set the API's public https URL");
+    if (!c.public_base_url.empty() && !c.public_base_url.starts_with("https://") &&
+        !env::isLocalStack())
+      throw std::invalid_argument("PUBLIC_BASE_URL must be an https URL");
     if (c.public_base_url.empty())
       c.public_base_url = "http://" + c.host + ":" + std::to_string(c.port);
     while (c.public_base_url.ends_with('/')) c.public_base_url.pop_back();

@@ -23,6 +23,7 @@ struct ApiRequest {
   std::map<std::string, std::string> params;  // from the route pattern, e.g. {id}
   std::string route;  // the pattern of the route that matched (metrics); empty when none did
   std::map<std::string, std::string> query;    // percent-decoded
+  std::string raw_query;                       // as sent, after the '?'
   std::map<std::string, std::string> headers;  // lower-cased names
   nlohmann::json body;                         // null when the request had none
   std::map<std::string, std::string> form;     // a form body (RouteOptions::accepts_form)

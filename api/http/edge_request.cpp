@@ -83,7 +83,8 @@ void readTarget(const std::string& target, ApiRequest& req) {
   // Route parameters are decoded segment by segment; the whole decoded path must be text too.
   if (!isCleanText(path) || !isCleanText(percentDecode(path))) throw badUrl("path");
   req.path = std::move(path);
-  readQuery(field(UF_QUERY), req);
+  req.raw_query = field(UF_QUERY);
+  readQuery(req.raw_query, req);
 }
 
 bool isJsonContentType(const std::string& content_type) {
@@ -111,20 +112,26 @@ bool isFormContentType(const std::string& content_type) {
 // '+' is a space, then %XX escapes. A name given twice is refused (OAuth 2.1 section 3.1: no
 // parameter may be sent more than once, and which one would count?).
 void readForm(std::string_view body, ApiRequest& req) {
-  auto decode = [](std::string_view text) {
-    std::string plus_as_space(text);
-    std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
-    return percentDecode(plus_as_space);
-  };
-  forEachPair(body, decode, [&](std::string_view raw_name, std::string name, std::string value) {
-    if (!isCleanText(name) || !isCleanText(value))
-      throw validationError("body", "must be UTF-8 text without control characters");
-    if (!req.form.emplace(std::move(name), std::move(value)).second)
-      throw validationError(raw_name, "given more than once");
-  });
+  req.form = formFields(body, "body");
 }
 
 }  // namespace
+
+std::map<std::string, std::string> formFields(std::string_view text, const char* what) {
+  auto decode = [](std::string_view part) {
+    std::string plus_as_space(part);
+    std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
+    return percentDecode(plus_as_space);
+  };
+  std::map<std::string, std::string> fields;
+  forEachPair(text, decode, [&](std::string_view raw_name, std::string name, std::string value) {
+    if (!isCleanText(name) || !isCleanText(value))
+      throw validationError(what, "must be UTF-8 text without control characters");
+    if (!fields.emplace(std::move(name), std::move(value)).second)
+      throw validationError(raw_name, "given more than once");
+  });
+  return fields;
+}
 
 void readBody(ApiRequest& req, size_t max_bytes, BodyKinds kinds) {
   if (!hasBodyMethod(req.method)) return;

@@ -6,6 +6,7 @@
 // values for a header that takes one (which would win?), an X-Request-Id the edge cannot echo.
 // Pure; safe on any thread.
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -35,5 +36,10 @@ struct BodyKinds {
 // takes forms (OAuth) an application/x-www-form-urlencoded body decoded into req.form, each
 // name once. Throws ApiError.
 void readBody(ApiRequest& req, size_t max_bytes, BodyKinds kinds);
+
+// application/x-www-form-urlencoded pairs ('+' a space, then %XX escapes), each name once: a
+// form body, or a query read as a browser's form sends it (OAuth's authorization request).
+// Throws ApiError VALIDATION_ERROR naming `what` or the repeated name.
+std::map<std::string, std::string> formFields(std::string_view text, const char* what);
 
 }  // namespace smsgw::api

@@ -99,9 +99,11 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
   } catch (const ApiError& e) {
     // OAuth's clients read OAuth's error shape on its endpoints (RFC 6749 5.2).
     bool oauth = req.path.starts_with("/oauth/");
-    auto response = ApiResponse::json(errorInfo(e.code()).http_status,
-                                      oauth ? oauthErrorBody(e.code(), e.details())
-                                            : errorBody(e.code(), req.language, e.details()));
+    int status = errorInfo(e.code()).http_status;
+    if (oauth && status == 422) status = 400;  // OAuth's invalid_request is a 400
+    auto response =
+        ApiResponse::json(status, oauth ? oauthErrorBody(e.code(), e.details())
+                                        : errorBody(e.code(), req.language, e.details()));
     if (oauth) response.headers.emplace_back("Cache-Control", "no-store");
     // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
     if (req.path == "/mcp" && response.status == 401)

@@ -131,7 +131,8 @@ std::string hiddenFields(const std::map<std::string, std::string>& request,
 constexpr const char* kStyle =
     "body{font-family:system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;"
     "color:#1b1b1b}h1{font-size:1.3rem}fieldset{border:1px solid #ccc;margin:1rem 0}"
-    "label{display:block;margin:.3rem 0}input[type=email],input[type=password]{width:100%;"
+    "label{display:block;margin:.3rem "
+    "0}input[type=email],input[type=password]{width:100%;box-sizing:border-box;"
     "padding:.4rem}.problem{color:#a00;font-weight:bold}.uri{word-break:break-all}"
     "button{padding:.5rem 1.2rem;margin-right:.5rem}";
 

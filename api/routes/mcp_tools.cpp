@@ -10,6 +10,7 @@ nlohmann::json phone(const char* what) {
 }
 
 nlohmann::json object(nlohmann::json properties, std::vector<std::string> required = {}) {
+  if (properties.is_null()) properties = nlohmann::json::object();  // object({}) is no arguments
   nlohmann::json schema = {
       {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = required;

@@ -3,6 +3,7 @@
 // is kept between them. CSRF: the page sets a random cookie and the form carries its HMAC; a
 // POST without both (another site's form, an old page) is refused.
 #include "adapters/oauth_redirect.h"
+#include "api/http/edge_request.h"
 #include "api/http/error_body.h"
 #include "api/routes/consent_page.h"
 #include "api/routes/routes.h"
@@ -90,7 +91,9 @@ ApiResponse errorToClient(const ApiConfig& config, const oauth::AuthorizationReq
 }
 
 ApiResponse showConsent(App& app, ApiRequest& req) {
-  auto parameters = requestParameters(req.query);
+  // The query as a browser's form encodes it: '+' is a space (a scope's separator). A repeated
+  // parameter answers 400 (OAuth 2.1 3.1), in OAuth's shape: nothing is known to redirect to.
+  auto parameters = requestParameters(formFields(req.raw_query, "query"));
   oauth::AuthorizationRequest request;
   try {
     request = oauth::checkClientAndRedirect(

@@ -84,6 +84,14 @@ install_npm_checks() {
   (cd "$REPO_ROOT/tests/e2e/standardwebhooks" && npm ci --no-audit --no-fund --silent)
   # The contract tests: Prism's validating proxy, Redocly's lint, a generated typed client.
   (cd "$REPO_ROOT/tests/contract" && npm ci --no-audit --no-fund --silent)
+  # OAuth and MCP with the MCP TypeScript SDK, and the consent page in Debian's chromium (a
+  # test-only package: not in packages.txt, which the image's build stage installs too).
+  (cd "$REPO_ROOT/tests/e2e/mcp" && npm ci --no-audit --no-fund --silent)
+  if ! command -v chromium >/dev/null; then
+    log "installing: chromium fonts-dejavu-core"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  fi
 }
 
 # The one build of every binary: ops/up, ops/test and deploy/Dockerfile (through ops/build).

@@ -22,6 +22,9 @@ Outcome startInProduction(const std::string& binary, std::map<std::string, std::
                     ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log";
   std::remove(log.c_str());
   env["SMSGW_ENVIRONMENT"] = "production";
+  // What every API start below sets correctly, unless the test says otherwise.
+  env.emplace("OAUTH_FORM_SECRET", "a-real-form-secret");
+  env.emplace("PUBLIC_BASE_URL", "https://api.example.ca");
   ChildProcess process(binary, {}, env, log);
   process.start();
   Outcome outcome{process.waitForExit(30s), ""};
@@ -75,4 +78,25 @@ TEST(ProductionSettings, AWorkerRefusesTheSimulatorsAddressForTheCarrier) {
   ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
   EXPECT_NE(*outcome.exit_status, 0);
   EXPECT_NE(outcome.output.find("CARRIER_BASE_URL"), std::string::npos) << outcome.output;
+}
+
+TEST(ProductionSettings, TheApiNeedsItsOAuthSecretAndAnHttpsPublicAddress) {
+  std::map<std::string, std::string> good = {{"CARRIER_API_KEY", "a-real-key"},
+                                             {"CARRIER_CALLBACK_SECRET", "real"},
+                                             {"VERIFICATION_CODE_SECRET", "real"},
+                                             {"API_PORT", "0"}};
+  auto with = [&](const char* name, const char* value) {
+    auto env = good;
+    env[name] = value;
+    return startInProduction(SMSGW_API_PATH, env);
+  };
+  for (const auto& [name, value] : {std::pair{"OAUTH_FORM_SECRET", ""},
+                                    std::pair{"OAUTH_FORM_SECRET", "local-oauth-form-secret"},
+                                    std::pair{"PUBLIC_BASE_URL", ""},
+                                    std::pair{"PUBLIC_BASE_URL", "http://api.example.ca"}}) {
+    Outcome outcome = with(name, value);
+    ASSERT_TRUE(outcome.exit_status) << name << "=" << value << " still running";
+    EXPECT_NE(*outcome.exit_status, 0);
+    EXPECT_NE(outcome.output.find(name), std::string::npos) << outcome.output;
+  }
 }

@@ -127,3 +127,20 @@ TEST_F(SqlRulesTest, ARecipientsCountReadsItsOwnIndexForAnAccountTheStatisticsDo
   EXPECT_EQ(scans("messages_account_created"), by_account_before);
   EXPECT_EQ(scans("messages_recipient_window"), by_recipient_before + 8);
 }
+
+// An OAuth access token is a key with an expiry: from that instant it reads as revoked, for the
+// edge's lookup and for a route confirming a cached caller alike (both read api_key_caller).
+TEST_F(SqlRulesTest, AKeyReadsAsRevokedFromItsExpiry) {
+  scratch_.exec(
+      "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, permissions, "
+      "expires_at) VALUES ('key_exp', '" +
+      account_ +
+      "', 'hash_exp', 'mk_test_x', 'TEST', '{}', '2026-01-01T12:00:00Z'), ('key_forever', '" +
+      account_ + "', 'hash_forever', 'mk_test_y', 'TEST', '{}', NULL)");
+  auto revoked = [&](const char* hash, const char* at) {
+    return ask(std::string("SELECT revoked FROM api_key_caller('") + hash + "', '" + at + "')");
+  };
+  EXPECT_FALSE(revoked("hash_exp", "2026-01-01T11:59:59Z"));
+  EXPECT_TRUE(revoked("hash_exp", "2026-01-01T12:00:00Z"));
+  EXPECT_FALSE(revoked("hash_forever", "2099-01-01T00:00:00Z"));
+}

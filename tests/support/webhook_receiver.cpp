@@ -24,6 +24,8 @@ struct WebhookReceiver::Impl {
   std::vector<ReceivedRequest> requests;
   ReceiverAnswer answer = ReceiverAnswer::Ok;
   int status = 500;
+  std::string document;
+  std::string cache_control;
   std::thread acceptor;
   std::vector<std::thread> connections;
 
@@ -105,11 +107,14 @@ bool WebhookReceiver::Impl::serveOne(int fd, std::string& buffer) {
 
   ReceiverAnswer how;
   int code;
+  std::string served, caching;
   {
     std::lock_guard lock(mutex);
     requests.push_back(std::move(request));
     how = answer;
     code = status;
+    served = document;
+    caching = cache_control;
   }
   arrived.notify_all();
   switch (how) {
@@ -136,6 +141,11 @@ bool WebhookReceiver::Impl::serveOne(int fd, std::string& buffer) {
       break;
     }
     case ReceiverAnswer::Close:
+      break;
+    case ReceiverAnswer::Document:
+      writeAll(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: " +
+                       caching + "\r\nContent-Length: " + std::to_string(served.size()) +
+                       "\r\nConnection: close\r\n\r\n" + served);
       break;
   }
   return false;
@@ -193,6 +203,13 @@ void WebhookReceiver::answerWith(ReceiverAnswer answer, int status) {
   std::lock_guard lock(impl_->mutex);
   impl_->answer = answer;
   impl_->status = status;
+}
+
+void WebhookReceiver::serveDocument(std::string body, std::string cache_control) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->answer = ReceiverAnswer::Document;
+  impl_->document = std::move(body);
+  impl_->cache_control = std::move(cache_control);
 }
 
 std::vector<ReceivedRequest> WebhookReceiver::waitFor(size_t count, std::chrono::seconds timeout) {

@@ -25,6 +25,7 @@ enum class ReceiverAnswer {
   Redirect,  // 302 to another path of this receiver
   Hang,      // reads the request, then answers nothing until the client leaves
   Close,     // reads the request, then closes the connection
+  Document,  // 200 with the body and Cache-Control given to serveDocument
 };
 
 class WebhookReceiver {
@@ -34,6 +35,8 @@ class WebhookReceiver {
   std::string url() const;  // http://127.0.0.1:<port>/hook
   int port() const;
   void answerWith(ReceiverAnswer answer, int status = 500);
+  // Answers every request with this JSON body (an OAuth client's metadata document).
+  void serveDocument(std::string body, std::string cache_control);
   // Waits until at least `count` requests arrived; returns all received so far.
   std::vector<ReceivedRequest> waitFor(size_t count, std::chrono::seconds timeout);
   size_t received() const;
