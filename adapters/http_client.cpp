@@ -132,7 +132,7 @@ BoundedResponse httpGetBounded(const std::string& url, const HttpHeaders& header
                                std::chrono::milliseconds timeout, const PinnedAddress& pinned,
                                size_t max_body_bytes) {
   BoundedResponse out;
-  BoundedBody bounded{nullptr, max_body_bytes};
+  BoundedBody bounded{nullptr, max_body_bytes, false};
   out.response = perform("GET", url, headers, "", timeout, pinned, ConnectionUse::Fresh,
                          {&bounded, &out.cache_control});
   return out;

@@ -22,6 +22,9 @@ struct Caller {
   std::optional<std::string> allow_list_id;  // default-deny without one: nobody is allowed
   std::optional<std::string> deny_list_id;   // a recipient on it is refused (DENY_LIST_BLOCKED)
   std::optional<int> requests_per_second;    // the account's own rate; unset: the platform's
+  // An OAuth access token's resource (RFC 8707), which it serves alone; unset: any (a key made
+  // with POST /v1/api-keys, or a connection approved for the whole API).
+  std::optional<std::string> resource;
 
   bool live() const { return mode == KeyMode::Live; }
   bool operator==(const Caller&) const = default;

@@ -30,6 +30,8 @@ KeyRow parseKeyRow(const std::string& json_text) {
   if (!row.at("deny_list_id").is_null()) key.caller.deny_list_id = row.at("deny_list_id");
   if (row.contains("requests_per_second") && !row.at("requests_per_second").is_null())
     key.caller.requests_per_second = row.at("requests_per_second").get<int>();
+  if (row.contains("resource") && !row.at("resource").is_null())
+    key.caller.resource = row.at("resource").get<std::string>();
   key.revoked = row.at("revoked") != 0;
   key.stale = row.at("stale") != 0;
   return key;

@@ -57,6 +57,11 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
   if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
   callers_.identify(req, *key, route.options.confirms_caller);
+  // RFC 8707: a token approved for the MCP endpoint serves it alone.
+  if (req.caller->resource && *req.caller->resource == app_.config.public_base_url + "/mcp" &&
+      req.path != "/mcp")
+    throw ApiError(ErrorCode::UNAUTHORIZED,
+                   {{"reason", "token_for_another_resource"}, {"resource", *req.caller->resource}});
   rate =
       per_account_.hit(req.caller->account_id,
                        req.caller->requests_per_second.value_or(app_.config.requests_per_second));

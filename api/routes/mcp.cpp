@@ -40,8 +40,14 @@ ApiResponse rpcError(const nlohmann::json& id, const RpcFailure& failure, int st
                             {"error", {{"code", failure.code}, {"message", failure.message}}}});
 }
 
+// A member that is a string, or "" (JSON-RPC messages come from anyone: no type is assumed).
+std::string textMember(const nlohmann::json& object, const char* name) {
+  auto it = object.find(name);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 nlohmann::json initializeResult(const nlohmann::json& params) {
-  std::string asked = params.value("protocolVersion", "");
+  std::string asked = textMember(params, "protocolVersion");
   bool known = std::find(kProtocolVersions.begin(), kProtocolVersions.end(), asked) !=
                kProtocolVersions.end();
   return {
@@ -139,11 +145,12 @@ nlohmann::json toolResult(const nlohmann::json& body, bool is_error) {
 }
 
 nlohmann::json callTool(const Router& rest, const ApiRequest& outer, const nlohmann::json& params) {
-  std::string name = params.value("name", "");
+  std::string name = textMember(params, "name");
   auto tool = std::find_if(mcpTools().begin(), mcpTools().end(),
                            [&](const McpTool& t) { return t.name == name; });
   if (tool == mcpTools().end()) throw RpcFailure{kInvalidParams, "Unknown tool: " + name};
-  nlohmann::json arguments = params.value("arguments", nlohmann::json::object());
+  nlohmann::json arguments =
+      params.contains("arguments") ? params["arguments"] : nlohmann::json::object();
   if (!arguments.is_object()) throw RpcFailure{kInvalidParams, "arguments must be an object"};
   const Route* route = restRoute(rest, *tool);
   try {
@@ -177,14 +184,17 @@ ApiResponse serve(App& app, const Router& rest, ApiRequest& req) {
   if (auto origin = req.header("origin"); origin && *origin != app.config.public_base_url)
     return rpcError(nullptr, {kInvalidRequest, "Origin not allowed"}, 403);
   const nlohmann::json& message = req.body;
-  if (!message.is_object() || message.value("jsonrpc", "") != "2.0" ||
-      !message.contains("method") || !message["method"].is_string())
+  if (!message.is_object() || textMember(message, "jsonrpc") != "2.0" ||
+      textMember(message, "method").empty())
     return rpcError(nullptr, {kInvalidRequest, "Expected one JSON-RPC 2.0 request object"}, 400);
   // Notifications and answers to server requests need no reply (Streamable HTTP: 202).
   if (!message.contains("id")) return {202, nullptr, false, {}, {}, {}};
   const nlohmann::json& id = message["id"];
+  if (!id.is_string() && !id.is_number_integer())
+    return rpcError(nullptr, {kInvalidRequest, "id must be a string or an integer"}, 400);
   std::string method = message["method"];
-  nlohmann::json params = message.value("params", nlohmann::json::object());
+  nlohmann::json params = message.contains("params") ? message["params"] : nlohmann::json::object();
+  if (!params.is_object()) return rpcError(id, {kInvalidParams, "params must be an object"});
   try {
     if (method == "initialize") return rpcResult(id, initializeResult(params));
     if (method == "ping") return rpcResult(id, nlohmann::json::object());

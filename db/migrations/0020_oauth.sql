@@ -52,3 +52,6 @@ CREATE TABLE oauth_codes (
 ALTER TABLE api_keys ADD COLUMN oauth_grant_id text REFERENCES oauth_grants (id),
                      ADD COLUMN expires_at timestamptz;
 CREATE INDEX api_keys_oauth_grant ON api_keys (oauth_grant_id) WHERE oauth_grant_id IS NOT NULL;
+
+-- api_key_caller also answers an access token's resource: its new text is in db/functions.
+DROP FUNCTION IF EXISTS api_key_caller(text, timestamptz);

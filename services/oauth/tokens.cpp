@@ -89,7 +89,7 @@ Permissions scopeWithin(const std::map<std::string, std::string>& form,
 void requireSameResource(const std::map<std::string, std::string>& form,
                          const std::optional<std::string>& bound) {
   std::string asked = formValue(form, "resource");
-  if (!asked.empty() && bound && asked != *bound)
+  if (!asked.empty() && asked != bound.value_or(""))
     throw ApiError(ErrorCode::OAUTH_INVALID_TARGET, {{"resource", asked}});
 }
 

@@ -138,3 +138,36 @@ TEST(Mcp, ABrowserPageOfAnotherOriginIsRefused) {
             403);
   EXPECT_EQ(mcp.rpc("ping").status, 200);
 }
+
+// Whatever a client sends, the answer is JSON-RPC's (or the spec's, for a body that is not
+// JSON at all): never a 500.
+TEST(Mcp, MalformedMessagesGetJsonRpcErrors) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  auto send = [&](const nlohmann::json& message) {
+    return api.call("POST", "/mcp", bearer(owner.test_key), message);
+  };
+  for (const nlohmann::json& message :
+       {nlohmann::json::array({{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}}}),
+        nlohmann::json({{"jsonrpc", 2}, {"id", 1}, {"method", "ping"}}),
+        nlohmann::json({{"jsonrpc", "2.0"}, {"id", 1}, {"method", 7}}),
+        nlohmann::json({{"jsonrpc", "2.0"}, {"id", {{"a", 1}}}, {"method", "ping"}})}) {
+    Reply reply = send(message);
+    EXPECT_EQ(reply.status, 400) << message;
+    EXPECT_EQ(reply.body["error"]["code"], -32600) << message;
+  }
+  for (const nlohmann::json& params :
+       {nlohmann::json::array(), nlohmann::json({{"name", 5}}),
+        nlohmann::json({{"name", "get_balance"}, {"arguments", "all"}})}) {
+    Reply reply =
+        send({{"jsonrpc", "2.0"}, {"id", "x"}, {"method", "tools/call"}, {"params", params}});
+    EXPECT_EQ(reply.status, 200) << params;
+    EXPECT_EQ(reply.body["error"]["code"], -32602) << params;
+    EXPECT_EQ(reply.body["id"], "x");
+  }
+  Reply initialize = send({{"jsonrpc", "2.0"},
+                           {"id", 2},
+                           {"method", "initialize"},
+                           {"params", {{"protocolVersion", 2025}}}});
+  EXPECT_EQ(initialize.body["result"]["protocolVersion"], "2025-11-25");
+}

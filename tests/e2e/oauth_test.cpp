@@ -348,3 +348,32 @@ TEST(OAuth, AMetadataDocumentClientIsFetchedAndMustNameItself) {
   EXPECT_EQ(refused.status, 400);
   EXPECT_TRUE(refused.header("location").empty());
 }
+
+// RFC 8707: a connection approved for the MCP endpoint gets a token that serves it alone.
+TEST(OAuth, ATokenForTheMcpEndpointServesItAlone) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  OAuthClient client(api);
+  client.request["resource"] = mcpResource(api);
+  nlohmann::json tokens = client.connect(owner);
+  std::string access = tokens["access_token"];
+  Reply elsewhere = me(api, access);
+  EXPECT_EQ(elsewhere.status, 401);
+  EXPECT_EQ(elsewhere.body["details"]["reason"], "token_for_another_resource");
+  Reply balance =
+      api.call("POST", "/mcp", bearer(access),
+               {{"jsonrpc", "2.0"},
+                {"id", 1},
+                {"method", "tools/call"},
+                {"params", {{"name", "get_balance"}, {"arguments", nlohmann::json::object()}}}});
+  ASSERT_EQ(balance.status, 200) << balance.raw_body;
+  EXPECT_EQ(balance.body["result"]["structuredContent"]["caller"]["oauth_client"]["id"],
+            client.id());
+  // The refresh keeps the binding, and may not move it.
+  EXPECT_EQ(client.refresh(tokens["refresh_token"], {{"resource", "https://other.example"}})
+                .body["error"],
+            "invalid_target");
+  Reply refreshed = client.refresh(tokens["refresh_token"]);
+  ASSERT_EQ(refreshed.status, 200) << refreshed.raw_body;
+  EXPECT_EQ(me(api, refreshed.body["access_token"]).status, 401);
+}

@@ -73,16 +73,20 @@ class ReplayTest : public PipelineTest {
     return f;
   }
 
-  // Every message settled, every record published, every subscribed event delivered once.
-  bool quiet() {
-    return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING', 'SENT')") ==
-               0 &&
-           query("SELECT count(*) FROM outbox_pending") == 0 &&
-           query("SELECT count(*) FROM webhook_retries") == 0 &&
+  // Every event raised so far delivered to each endpoint subscribed to it, none owed a retry.
+  bool eventsDelivered() {
+    return query("SELECT count(*) FROM webhook_retries") == 0 &&
            query(
                "SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id "
                "AND w.events ? e.type WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d "
                "WHERE d.event_id = e.id AND d.webhook_id = w.id AND d.success)") == 0;
+  }
+
+  // Every message settled, every record published, every subscribed event delivered once.
+  bool quiet() {
+    return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING', 'SENT')") ==
+               0 &&
+           query("SELECT count(*) FROM outbox_pending") == 0 && eventsDelivered();
   }
 
   // Replays `topic` from `from` (an --from-offset or --from-time argument pair) into its
@@ -194,9 +198,12 @@ TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLo
   send(customer, 300, "late");
   ASSERT_TRUE(eventually(
       [&] {
+        // The webhooks of the sends too: an event the snapshot shows undelivered, whose
+        // record the dispatcher has already consumed, would be owed after the restore with
+        // nothing left to deliver it (the incident here loses receipts' effects only).
         return query("SELECT count(*) FROM messages WHERE status = 'SENDING'") == 300 &&
                query("SELECT count(*) FROM outbox WHERE topic = 'carrier.receipts'") == 400 &&
-               query("SELECT count(*) FROM outbox_pending") == 0;
+               query("SELECT count(*) FROM outbox_pending") == 0 && eventsDelivered();
       },
       120))
       << statusCounts() << "; receipts published "

@@ -36,14 +36,6 @@ std::string htmlUnescaped(std::string text) {
   return text;
 }
 
-// What the MCP endpoint calls itself, as a client learns it (RFC 9728): the API's public base
-// URL, which need not be the address the tests reach it by.
-std::string mcpResource(HttpTestClient& api) {
-  Reply metadata = api.call("GET", "/.well-known/oauth-protected-resource/mcp");
-  EXPECT_EQ(metadata.status, 200) << metadata.raw_body;
-  return metadata.body.is_object() ? metadata.body.value("resource", "") : "";
-}
-
 // The fields with each of `changes` put in place of its namesake, or added.
 FormFields overridden(FormFields fields, const FormFields& changes) {
   for (const auto& [name, value] : changes) {
@@ -58,6 +50,12 @@ FormFields overridden(FormFields fields, const FormFields& changes) {
 }
 
 }  // namespace
+
+std::string mcpResource(HttpTestClient& api) {
+  Reply metadata = api.call("GET", "/.well-known/oauth-protected-resource/mcp");
+  EXPECT_EQ(metadata.status, 200) << metadata.raw_body;
+  return metadata.body.is_object() ? metadata.body.value("resource", "") : "";
+}
 
 std::string formEncoded(const FormFields& fields) {
   std::string body;
@@ -97,8 +95,7 @@ OAuthClient::OAuthClient(HttpTestClient& api, std::string client_id, std::string
   verifier_ = crypto::hex(crypto::randomBytes(32));
   request = {{"response_type", "code"},         {"client_id", client_id_},
              {"redirect_uri", redirect_uri_},   {"code_challenge", oauth::challengeOf(verifier_)},
-             {"code_challenge_method", "S256"}, {"state", crypto::hex(crypto::randomBytes(8))},
-             {"resource", mcpResource(api)}};
+             {"code_challenge_method", "S256"}, {"state", crypto::hex(crypto::randomBytes(8))}};
 }
 
 OAuthClient::OAuthClient(HttpTestClient& api, std::string redirect_uri, std::string name)

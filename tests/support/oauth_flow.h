@@ -27,6 +27,10 @@ struct ConsentForm {
   FormFields hidden;   // the request's parameters and csrf_token
 };
 
+// What the MCP endpoint calls itself, as a client learns it (RFC 9728): the API's public base
+// URL and /mcp, which need not be the address the tests reach it by.
+std::string mcpResource(HttpTestClient& api);
+
 // The query parameter `name` of a URL (a redirect's Location), percent-decoded; "" if absent.
 std::string queryParameter(const std::string& url, const std::string& name);
 
@@ -40,7 +44,8 @@ class OAuthClient {
 
   const std::string& id() const { return client_id_; }
   const std::string& verifier() const { return verifier_; }
-  // The authorization request's parameters; a test may change them before opening the page.
+  // The authorization request's parameters (no `resource`: a token for the whole API); a test
+  // may change them before opening the page.
   std::map<std::string, std::string> request;
 
   ConsentForm open(Headers headers = {});

@@ -105,11 +105,15 @@ check(sent.structuredContent.mode === 'TEST', 'the message is a TEST message');
 const read = await client.callTool({ name: 'get_message', arguments: { id: sent.structuredContent.id } });
 check(read.structuredContent.id === sent.structuredContent.id, 'get_message reads it back');
 
-console.log('4. the owner revokes the key; the next call fails');
-const me = await (await realFetch(`${api}/v1/accounts/me`, {
-  headers: { authorization: `Bearer ${provider.stored.tokens.access_token}` },
-})).json();
+const balance = await client.callTool({ name: 'get_balance', arguments: {} });
+const me = balance.structuredContent;
 check(me.caller.oauth_client?.name === 'MCP SDK e2e', `caller.oauth_client is ${JSON.stringify(me.caller.oauth_client)}`);
+const rest = await realFetch(`${api}/v1/accounts/me`, {
+  headers: { authorization: `Bearer ${provider.stored.tokens.access_token}` },
+});
+check(rest.status === 401, 'the token, approved for the MCP endpoint, is refused by the REST API');
+
+console.log('4. the owner revokes the key; the next call fails');
 const revoked = await realFetch(`${api}/v1/api-keys/${me.caller.key_id}`, {
   method: 'DELETE',
   headers: { authorization: `Bearer ${owner.testKey}` },
