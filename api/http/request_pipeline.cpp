@@ -110,6 +110,11 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
         ApiResponse::json(status, oauth ? oauthErrorBody(e.code(), e.details())
                                         : errorBody(e.code(), req.language, e.details()));
     if (oauth) response.headers.emplace_back("Cache-Control", "no-store");
+    // A JSON-RPC client reads a body it cannot parse as JSON-RPC's parse error.
+    if (req.path == "/mcp" && e.code() == ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY)
+      response.body = {{"jsonrpc", "2.0"},
+                       {"id", nullptr},
+                       {"error", {{"code", -32700}, {"message", "Parse error"}}}};
     // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
     if (req.path == "/mcp" && response.status == 401)
       response.headers.emplace_back("WWW-Authenticate", mcpChallenge(app_.config, e.code()));

@@ -165,6 +165,12 @@ TEST(Mcp, MalformedMessagesGetJsonRpcErrors) {
     EXPECT_EQ(reply.body["error"]["code"], -32602) << params;
     EXPECT_EQ(reply.body["id"], "x");
   }
+  std::string garbage = "{\"jsonrpc\": \"2.0\", ";
+  Reply unparsable =
+      api.call("POST", "/mcp", bearer(owner.test_key, {{"Content-Type", "application/json"}}),
+               nullptr, &garbage);
+  EXPECT_EQ(unparsable.status, 400);
+  EXPECT_EQ(unparsable.body["error"]["code"], -32700);
   Reply initialize = send({{"jsonrpc", "2.0"},
                            {"id", 2},
                            {"method", "initialize"},

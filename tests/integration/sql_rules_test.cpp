@@ -6,6 +6,7 @@
 #include "db/database.h"
 #include "db/ledger.h"
 #include "domain/ids.h"
+#include "services/oauth/retention.h"
 #include "tests/support/scratch_database.h"
 
 using namespace smsgw;
@@ -143,4 +144,38 @@ TEST_F(SqlRulesTest, AKeyReadsAsRevokedFromItsExpiry) {
   EXPECT_FALSE(revoked("hash_exp", "2026-01-01T11:59:59Z"));
   EXPECT_TRUE(revoked("hash_exp", "2026-01-01T12:00:00Z"));
   EXPECT_FALSE(revoked("hash_forever", "2099-01-01T00:00:00Z"));
+}
+
+// Retention keeps what can still matter: a code within a day of its expiry (a replay must find
+// it), a live grant's spent refresh tokens (a replay tells a leak), a registered client that
+// connected; the rest goes.
+TEST_F(SqlRulesTest, OAuthRetentionKeepsWhatCanStillMatter) {
+  scratch_.exec(
+      "INSERT INTO oauth_clients (id, kind, client_name, redirect_uris, created_at) VALUES "
+      "('dcr_old', 'REGISTERED', 'old', '[]', now() - interval '40 days'), "
+      "('dcr_used', 'REGISTERED', 'used', '[]', now() - interval '40 days'), "
+      "('dcr_new', 'REGISTERED', 'new', '[]', now())");
+  scratch_.exec(
+      "INSERT INTO oauth_grants (id, account_id, client_id, mode, permissions, "
+      "refresh_expires_at, revoked_at) VALUES ('ogr_live', '" +
+      account_ + "', 'dcr_used', 'TEST', '{}', now() + interval '20 days', NULL), ('ogr_ended', '" +
+      account_ +
+      "', 'dcr_used', 'TEST', '{}', now() + interval '20 days', now() - interval '2 days')");
+  scratch_.exec(
+      "INSERT INTO oauth_spent_refresh_tokens (token_hash, grant_id, spent_at) VALUES "
+      "('h_live', 'ogr_live', now()), ('h_ended', 'ogr_ended', now())");
+  scratch_.exec(
+      "INSERT INTO oauth_codes (code_hash, client_id, account_id, mode, permissions, redirect_uri, "
+      "code_challenge, expires_at) VALUES ('c_old', 'dcr_used', '" +
+      account_ +
+      "', 'TEST', '{}', 'x', 'x', now() - interval '2 days'), ('c_recent', 'dcr_used', '" +
+      account_ + "', 'TEST', '{}', 'x', 'x', now() - interval '1 hour')");
+  {
+    db::Session sql(database_);
+    EXPECT_EQ(oauth::pruneSpent(*sql), 3);  // c_old, h_ended, dcr_old
+    EXPECT_EQ(oauth::pruneSpent(*sql), 0);
+  }
+  EXPECT_TRUE(ask("SELECT count(*) = 1 FROM oauth_codes WHERE code_hash = 'c_recent'"));
+  EXPECT_TRUE(ask("SELECT array_agg(token_hash) = '{h_live}' FROM oauth_spent_refresh_tokens"));
+  EXPECT_TRUE(ask("SELECT array_agg(id ORDER BY id) = '{dcr_new,dcr_used}' FROM oauth_clients"));
 }

@@ -1,12 +1,13 @@
 // smsgw-receipt: consumes carrier.receipts and settles messages; a periodic pass raises spend
 // warnings, purges message bodies past the retention period and deletes published outbox rows
-// past theirs.
+// past theirs, and what OAuth no longer needs.
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
 #include "adapters/settings.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
+#include "services/oauth/retention.h"
 #include "topics/catalogue.h"
 #include "workers/receipt/receipt_handler.h"
 
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
     int deleted = 0;
     while (int batch = messaging::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
     if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
+    if (int pruned = oauth::pruneSpent(*sql))
+      spdlog::info("retention: deleted {} spent OAuth codes, tokens and clients", pruned);
   };
   spec.periodic.push_back({"spend warnings and retention", protection_interval, protect});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {

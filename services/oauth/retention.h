@@ -1,0 +1,13 @@
+#pragma once
+// What OAuth no longer needs, deleted by the receipt worker's periodic retention pass: codes a
+// day past their expiry, spent refresh tokens of grants that ended (revoked or expired) a day
+// ago, and registered clients that made no connection in 30 days.
+
+#include <soci/session.h>
+
+namespace smsgw::oauth {
+
+// Returns how many rows went. Safe to run from any number of processes.
+int pruneSpent(soci::session& sql);
+
+}  // namespace smsgw::oauth
