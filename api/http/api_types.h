@@ -17,6 +17,11 @@ namespace smsgw::api {
 
 using smsgw::Caller;  // domain/caller.h
 
+// How a request's refusals are written: the spec's error body; OAuth's (RFC 6749 5.2) on the
+// OAuth endpoints; JSON-RPC's parse error and a 401 that says where to get a token on the MCP
+// endpoint. Set from the route as soon as one matches.
+enum class ErrorDialect { Spec, OAuth, McpJsonRpc };
+
 struct ApiRequest {
   std::string method;
   std::string path;
@@ -35,6 +40,7 @@ struct ApiRequest {
   Language language = Language::English;
   std::string client_ip;
   bool on_slow_lane = false;  // the route runs off the reactor threads (slow_lane.h)
+  ErrorDialect error_dialect = ErrorDialect::Spec;
 
   const Caller& who() const { return *caller; }
   std::optional<std::string> header(const std::string& lower_name) const;

@@ -32,7 +32,8 @@ RequestPipeline::RequestPipeline(App& app, Router router)
       router_(std::move(router)),
       per_account_(app.config.requests_per_second, std::chrono::seconds(1), app.clock),
       per_address_(app.config.public_requests_per_minute, std::chrono::minutes(1), app.clock),
-      callers_(app.db, app.clock, app.config.key_cache_ttl, app.config.key_cache_capacity) {}
+      callers_(app.db, app.clock, app.config.key_cache_ttl, app.config.key_cache_capacity),
+      mcp_resource_(app.config.public_base_url + "/mcp") {}
 
 const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>& rate) {
   auto match = router_.match(req.method, req.path);
@@ -43,6 +44,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   req.params = std::move(match.params);
   const Route& route = *match.route;
   req.route = route.pattern;
+  req.error_dialect = route.options.errors;
   if (!route.options.authenticated) {
     if (route.options.limited_per_address) {
       RateDecision decision = per_address_.hit("ip:" + req.client_ip);
@@ -58,8 +60,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
   callers_.identify(req, *key, route.options.confirms_caller);
   // RFC 8707: a token approved for the MCP endpoint serves it alone.
-  if (req.caller->resource && *req.caller->resource == app_.config.public_base_url + "/mcp" &&
-      req.path != "/mcp")
+  if (req.caller->resource == mcp_resource_ && route.options.errors != ErrorDialect::McpJsonRpc)
     throw ApiError(ErrorCode::UNAUTHORIZED,
                    {{"reason", "token_for_another_resource"}, {"resource", *req.caller->resource}});
   rate =
@@ -102,22 +103,26 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
   try {
     std::rethrow_exception(error);
   } catch (const ApiError& e) {
-    // OAuth's clients read OAuth's error shape on its endpoints (RFC 6749 5.2).
-    bool oauth = req.path.starts_with("/oauth/");
-    int status = errorInfo(e.code()).http_status;
-    if (oauth && status == 422) status = 400;  // OAuth's invalid_request is a 400
-    auto response =
-        ApiResponse::json(status, oauth ? oauthErrorBody(e.code(), e.details())
-                                        : errorBody(e.code(), req.language, e.details()));
-    if (oauth) response.headers.emplace_back("Cache-Control", "no-store");
-    // A JSON-RPC client reads a body it cannot parse as JSON-RPC's parse error.
-    if (req.path == "/mcp" && e.code() == ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY)
-      response.body = {{"jsonrpc", "2.0"},
-                       {"id", nullptr},
-                       {"error", {{"code", -32700}, {"message", "Parse error"}}}};
-    // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
-    if (req.path == "/mcp" && response.status == 401)
-      response.headers.emplace_back("WWW-Authenticate", mcpChallenge(app_.config, e.code()));
+    auto response = ApiResponse::json(errorInfo(e.code()).http_status,
+                                      errorBody(e.code(), req.language, e.details()));
+    switch (req.error_dialect) {
+      case ErrorDialect::Spec:
+        break;
+      case ErrorDialect::OAuth:
+        if (response.status == 422) response.status = 400;  // OAuth's invalid_request
+        response.body = oauthErrorBody(e.code(), e.details());
+        response.headers.emplace_back("Cache-Control", "no-store");
+        break;
+      case ErrorDialect::McpJsonRpc:
+        if (e.code() == ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY)
+          response.body = {{"jsonrpc", "2.0"},
+                           {"id", nullptr},
+                           {"error", {{"code", -32700}, {"message", "Parse error"}}}};
+        // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
+        if (response.status == 401)
+          response.headers.emplace_back("WWW-Authenticate", mcpChallenge(app_.config, e.code()));
+        break;
+    }
     if (e.retryAfterSeconds())
       response.headers.emplace_back("Retry-After", std::to_string(*e.retryAfterSeconds()));
     if (e.code() == ErrorCode::METHOD_NOT_ALLOWED)
@@ -129,7 +134,7 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exceptio
   } catch (...) {
     spdlog::error("request {} {} failed with a non-standard exception", req.method, req.path);
   }
-  if (req.path.starts_with("/oauth/"))
+  if (req.error_dialect == ErrorDialect::OAuth)
     return ApiResponse::json(500, oauthErrorBody(ErrorCode::INTERNAL_ERROR));
   return ApiResponse::json(500, errorBody(ErrorCode::INTERNAL_ERROR, req.language));
 }

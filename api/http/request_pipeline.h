@@ -34,6 +34,7 @@ class RequestPipeline {
   RateLimiter per_account_;
   RateLimiter per_address_;  // unauthenticated routes (RouteOptions::limited_per_address)
   CallerCache callers_;
+  std::string mcp_resource_;  // the MCP endpoint's resource identifier (RFC 8707)
 };
 
 }  // namespace smsgw::api

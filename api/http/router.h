@@ -33,6 +33,7 @@ struct RouteOptions {
   bool slow = false;
   // Unauthenticated and costly (signup): limited per client address.
   bool limited_per_address = false;
+  ErrorDialect errors = ErrorDialect::Spec;  // how its refusals are written (api_types.h)
 };
 
 struct Route {

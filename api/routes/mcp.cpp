@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
+#include <map>
+#include <optional>
 
 #include "api/http/error_body.h"
 #include "api/routes/mcp_tools.h"
@@ -84,12 +86,31 @@ nlohmann::json toolList(App& app) {
   return {{"tools", tools}};
 }
 
-const Route* restRoute(const Router& rest, const McpTool& tool) {
-  for (const Route& route : rest.routes()) {
-    if (route.method == tool.method && route.pattern == tool.route) return &route;
+// The tools with the REST routes they call, resolved once at start-up from a copy of the
+// routes added before the endpoint.
+class ToolRoutes {
+ public:
+  explicit ToolRoutes(const Router& routes) : rest_(routes) {
+    for (const McpTool& tool : mcpTools()) {
+      auto route = std::find_if(rest_.routes().begin(), rest_.routes().end(), [&](const Route& r) {
+        return r.method == tool.method && r.pattern == tool.route;
+      });
+      if (route == rest_.routes().end())
+        throw std::logic_error("MCP tool " + tool.name + " names no route: " + tool.route);
+      by_name_.emplace(tool.name, std::pair{&tool, &*route});
+    }
   }
-  return nullptr;
-}
+  // The tool of that name and its route, or nothing.
+  std::optional<std::pair<const McpTool*, const Route*>> find(const std::string& name) const {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  Router rest_;
+  std::map<std::string, std::pair<const McpTool*, const Route*>> by_name_;
+};
 
 std::string queryText(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
@@ -144,15 +165,15 @@ nlohmann::json toolResult(const nlohmann::json& body, bool is_error) {
           {"isError", is_error}};
 }
 
-nlohmann::json callTool(const Router& rest, const ApiRequest& outer, const nlohmann::json& params) {
+nlohmann::json callTool(const ToolRoutes& tools, const ApiRequest& outer,
+                        const nlohmann::json& params) {
   std::string name = textMember(params, "name");
-  auto tool = std::find_if(mcpTools().begin(), mcpTools().end(),
-                           [&](const McpTool& t) { return t.name == name; });
-  if (tool == mcpTools().end()) throw RpcFailure{kInvalidParams, "Unknown tool: " + name};
+  auto found = tools.find(name);
+  if (!found) throw RpcFailure{kInvalidParams, "Unknown tool: " + name};
+  auto [tool, route] = *found;
   nlohmann::json arguments =
       params.contains("arguments") ? params["arguments"] : nlohmann::json::object();
   if (!arguments.is_object()) throw RpcFailure{kInvalidParams, "arguments must be an object"};
-  const Route* route = restRoute(rest, *tool);
   try {
     for (const auto& [field, _] : arguments.items()) {
       if (!tool->input_schema["properties"].contains(field))
@@ -173,7 +194,7 @@ nlohmann::json callTool(const Router& rest, const ApiRequest& outer, const nlohm
   }
 }
 
-ApiResponse serve(App& app, const Router& rest, ApiRequest& req) {
+ApiResponse serve(App& app, const ToolRoutes& tools, ApiRequest& req) {
   if (auto version = req.header("mcp-protocol-version");
       version && std::find(kProtocolVersions.begin(), kProtocolVersions.end(), *version) ==
                      kProtocolVersions.end())
@@ -199,7 +220,7 @@ ApiResponse serve(App& app, const Router& rest, ApiRequest& req) {
     if (method == "initialize") return rpcResult(id, initializeResult(params));
     if (method == "ping") return rpcResult(id, nlohmann::json::object());
     if (method == "tools/list") return rpcResult(id, toolList(app));
-    if (method == "tools/call") return rpcResult(id, callTool(rest, req, params));
+    if (method == "tools/call") return rpcResult(id, callTool(tools, req, params));
   } catch (const RpcFailure& failure) {
     return rpcError(id, failure);
   }
@@ -210,15 +231,12 @@ ApiResponse serve(App& app, const Router& rest, ApiRequest& req) {
 
 void addMcpRoutes(Router& router, App& app) {
   // The routes so far are the REST API the tools call; the endpoint itself is not among them.
-  auto rest = std::make_shared<const Router>(router);
-  for (const McpTool& tool : mcpTools()) {
-    if (!restRoute(*rest, tool))
-      throw std::logic_error("MCP tool " + tool.name + " names no route: " + tool.route);
-  }
+  auto tools = std::make_shared<const ToolRoutes>(router);
   RouteOptions options;  // each tool checks its route's own permission
   options.allowed_before_payment = true;
+  options.errors = ErrorDialect::McpJsonRpc;
   router.add("POST", "/mcp", onSlowLane(options),
-             [&app, rest](ApiRequest& r) { return serve(app, *rest, r); });
+             [&app, tools](ApiRequest& r) { return serve(app, *tools, r); });
 }
 
 }  // namespace smsgw::api

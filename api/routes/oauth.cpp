@@ -93,6 +93,7 @@ void addOAuthRoutes(Router& router, App& app) {
 
   RouteOptions limited = open;
   limited.limited_per_address = true;
+  limited.errors = ErrorDialect::OAuth;
   router.add("POST", "/oauth/register", limited,
              [&app](ApiRequest& r) { return registerClient(app, r); });
   RouteOptions form = limited;

@@ -90,10 +90,12 @@ ApiResponse errorToClient(const ApiConfig& config, const oauth::AuthorizationReq
                        {"error_description", std::string(errorInfo(error.code()).message_en)}});
 }
 
-ApiResponse showConsent(App& app, ApiRequest& req) {
-  // The query as a browser's form encodes it: '+' is a space (a scope's separator). A repeated
-  // parameter answers 400 (OAuth 2.1 3.1), in OAuth's shape: nothing is known to redirect to.
-  auto parameters = requestParameters(formFields(req.raw_query, "query"));
+// The client and its redirect URI are checked first: until they are, nothing may go to that
+// URI, so their failure is a page (OAuth 2.1 4.1.2.1). Then `answer` runs, and the request's
+// other failures go back to the client.
+template <typename Answer>
+ApiResponse forCheckedClient(App& app, const ApiRequest& req,
+                             const std::map<std::string, std::string>& parameters, Answer answer) {
   oauth::AuthorizationRequest request;
   try {
     request = oauth::checkClientAndRedirect(
@@ -102,27 +104,36 @@ ApiResponse showConsent(App& app, ApiRequest& req) {
     return refusalPage(e, req.language);
   }
   try {
-    oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
+    return answer(request);
   } catch (const ApiError& e) {
     return errorToClient(app.config, request, e);
   }
-  std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
-  if (!wellFormedCookie(cookie_value)) cookie_value = crypto::hex(crypto::randomBytes(32));
-  ConsentPage consent{request.client.name,
-                      request.client.id,
-                      request.redirect_uri,
-                      parameters,
-                      csrfToken(app.config, cookie_value),
-                      request.requested,
-                      "",
-                      false};
-  ApiResponse response = page(200, renderConsentPage(consent, req.language));
-  bool secure = app.config.public_base_url.starts_with("https://");
-  response.headers.emplace_back(
-      "Set-Cookie", std::string(kCsrfCookie) + "=" + cookie_value +
-                        "; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=3600" +
-                        (secure ? "; Secure" : ""));
-  return response;
+}
+
+ApiResponse showConsent(App& app, ApiRequest& req) {
+  // The query as a browser's form encodes it: '+' is a space (a scope's separator). A repeated
+  // parameter answers 400 (OAuth 2.1 3.1), in OAuth's shape: nothing is known to redirect to.
+  auto parameters = requestParameters(formFields(req.raw_query, "query"));
+  return forCheckedClient(app, req, parameters, [&](oauth::AuthorizationRequest& request) {
+    oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
+    std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+    if (!wellFormedCookie(cookie_value)) cookie_value = crypto::hex(crypto::randomBytes(32));
+    ConsentPage consent{request.client.name,
+                        request.client.id,
+                        request.redirect_uri,
+                        parameters,
+                        csrfToken(app.config, cookie_value),
+                        request.requested,
+                        "",
+                        false};
+    ApiResponse response = page(200, renderConsentPage(consent, req.language));
+    bool secure = app.config.public_base_url.starts_with("https://");
+    response.headers.emplace_back(
+        "Set-Cookie", std::string(kCsrfCookie) + "=" + cookie_value +
+                          "; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=3600" +
+                          (secure ? "; Secure" : ""));
+    return response;
+  });
 }
 
 // What the owner ticked: each box names a resource and carries its letters.
@@ -131,40 +142,32 @@ Permissions tickedPermissions(const std::map<std::string, std::string>& form) {
   for (const auto& [name, value] : form) {
     if (name.starts_with("perm_")) letters[name.substr(5)] = value;
   }
-  return Permissions::fromJson(letters);
+  try {
+    return Permissions::fromJson(letters);
+  } catch (const ApiError&) {
+    throw ApiError(ErrorCode::OAUTH_INVALID_SCOPE);  // a box no page of ours shows
+  }
 }
 
 ApiResponse takeConsent(App& app, ApiRequest& req) {
   auto parameters = requestParameters(req.form);
-  oauth::AuthorizationRequest request;
-  try {
-    request = oauth::checkClientAndRedirect(
-        app.db, parameters, app.config.allow_private_webhook_targets, app.clock.now());
-  } catch (const ApiError& e) {
-    return refusalPage(e, req.language);
-  }
-  auto presented = req.form.find("csrf_token");
-  std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
-  if (presented == req.form.end() || !wellFormedCookie(cookie_value) ||
-      !crypto::constantTimeEquals(presented->second, csrfToken(app.config, cookie_value)))
-    return page(403, renderRefusalPage(
-                         "This form was not sent from the consent page, or the page is too old. "
-                         "Go back to the app and start again.",
-                         "Ce formulaire n'a pas été envoyé depuis la page de consentement, ou la "
-                         "page est trop ancienne. Retournez à l'application et recommencez.",
-                         req.language));
-  try {
+  return forCheckedClient(app, req, parameters, [&](oauth::AuthorizationRequest& request) {
+    auto presented = req.form.find("csrf_token");
+    std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+    if (presented == req.form.end() || !wellFormedCookie(cookie_value) ||
+        !crypto::constantTimeEquals(presented->second, csrfToken(app.config, cookie_value)))
+      return page(403, renderRefusalPage(
+                           "This form was not sent from the consent page, or the page is too "
+                           "old. Go back to the app and start again.",
+                           "Ce formulaire n'a pas été envoyé depuis la page de consentement, ou "
+                           "la page est trop ancienne. Retournez à l'application et recommencez.",
+                           req.language));
     oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
     if (req.form["decision"] != "approve") throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED);
     auto mode = keyModeFromString(req.form["mode"]);
     if (!mode) throw ApiError(ErrorCode::OAUTH_INVALID_REQUEST, {{"parameter", "mode"}});
-    Permissions ticked;
-    try {
-      ticked = tickedPermissions(req.form);
-    } catch (const ApiError&) {
-      throw ApiError(ErrorCode::OAUTH_INVALID_SCOPE);
-    }
-    oauth::Approval approval{req.form["email"], req.form["password"], *mode, ticked};
+    oauth::Approval approval{req.form["email"], req.form["password"], *mode,
+                             tickedPermissions(req.form)};
     auto code = oauth::approve(app.db, request, approval, app.clock.now());
     if (!code) {
       ConsentPage again{request.client.name, request.client.id, request.redirect_uri, parameters,
@@ -172,9 +175,7 @@ ApiResponse takeConsent(App& app, ApiRequest& req) {
       return page(200, renderConsentPage(again, req.language));
     }
     return backToClient(app.config, request, {{"code", *code}});
-  } catch (const ApiError& e) {
-    return errorToClient(app.config, request, e);
-  }
+  });
 }
 
 }  // namespace
@@ -183,6 +184,7 @@ void addOAuthAuthorizeRoutes(Router& router, App& app) {
   RouteOptions open;
   open.authenticated = false;
   open.limited_per_address = true;
+  open.errors = ErrorDialect::OAuth;
   // The GET may fetch a client's metadata document; the POST hashes a password.
   router.add("GET", "/oauth/authorize", onSlowLane(open),
              [&app](ApiRequest& r) { return showConsent(app, r); });

@@ -17,8 +17,6 @@ BEGIN
          (k.default_deny OR k.allow_list_id IS NOT NULL)::int,
          k.allow_list_id, k.deny_list_id,
          (k.last_used_at IS NULL OR k.last_used_at < p_now - interval '60 seconds')::int,
-         a.requests_per_second, g.resource
-  FROM api_keys k JOIN accounts a ON a.id = k.account_id
-  LEFT JOIN oauth_grants g ON g.id = k.oauth_grant_id
-  WHERE k.key_hash = p_key_hash;
+         a.requests_per_second, k.oauth_resource
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = p_key_hash;
 END $$;

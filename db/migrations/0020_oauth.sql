@@ -49,8 +49,11 @@ CREATE TABLE oauth_codes (
   grant_id       text REFERENCES oauth_grants (id)  -- what its one use made
 );
 
+-- An access token carries its grant's resource itself: every request reads it (RFC 8707), and
+-- a join to the grant would cost each of them a lookup.
 ALTER TABLE api_keys ADD COLUMN oauth_grant_id text REFERENCES oauth_grants (id),
-                     ADD COLUMN expires_at timestamptz;
+                     ADD COLUMN expires_at timestamptz,
+                     ADD COLUMN oauth_resource text;
 CREATE INDEX api_keys_oauth_grant ON api_keys (oauth_grant_id) WHERE oauth_grant_id IS NOT NULL;
 
 -- api_key_caller also answers an access token's resource: its new text is in db/functions.

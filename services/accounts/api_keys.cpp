@@ -85,16 +85,19 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
   std::string grant_id = holding ? holding->grant_id : "";
   std::string expires_at = holding ? formatIso(holding->expires_at) : "";
   soci::indicator holding_ind = holding ? soci::i_ok : soci::i_null;
+  std::string oauth_resource = holding ? holding->resource.value_or("") : "";
+  soci::indicator oauth_resource_ind = holding && holding->resource ? soci::i_ok : soci::i_null;
   sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
-         "default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, expires_at) "
+         "default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, expires_at, "
+         "oauth_resource) "
          "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
          ":deny::int::boolean, :allow_list, :deny_list, :grant_id::text IS NOT NULL, :grant_id2, "
-         ":expires_at::timestamptz)",
+         ":expires_at::timestamptz, :resource)",
       soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
       soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
       soci::use(deny), soci::use(allow_list, allow_ind), soci::use(deny_list, deny_ind),
       soci::use(grant_id, holding_ind), soci::use(grant_id, holding_ind),
-      soci::use(expires_at, holding_ind);
+      soci::use(expires_at, holding_ind), soci::use(oauth_resource, oauth_resource_ind);
   auto resource =
       db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;

@@ -29,6 +29,7 @@ struct KeyFence {
 struct OAuthHolding {
   std::string grant_id;
   TimePoint expires_at;
+  std::optional<std::string> resource;  // the one it serves (RFC 8707); none: any
 };
 
 // Returns the ApiKey resource plus `key`, the secret, which is never readable again.

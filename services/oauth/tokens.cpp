@@ -49,6 +49,7 @@ struct Grant {
   std::string account_id;
   std::string mode;
   std::string permissions;  // JSON text
+  std::optional<std::string> resource;
 };
 
 // A new access key and refresh token for the grant, replacing those it held.
@@ -60,7 +61,7 @@ nlohmann::json issueForGrant(soci::session& sql, const Grant& grant, const Permi
       soci::use(at), soci::use(grant.id);
   nlohmann::json key = accounts::insertApiKey(
       sql, grant.account_id, *keyModeFromString(grant.mode), "OAuth: " + grant.client_name, scope,
-      {}, accounts::OAuthHolding{grant.id, now + lifetimes.access});
+      {}, accounts::OAuthHolding{grant.id, now + lifetimes.access, grant.resource});
   std::string refresh = "mrt_" + crypto::hex(crypto::randomBytes(32));
   std::string refresh_hash = crypto::sha256Hex(refresh);
   std::string refresh_until = formatIso(now + lifetimes.refresh);
@@ -131,9 +132,8 @@ nlohmann::json exchangeCode(db::Database& db, const std::map<std::string, std::s
   if (!presented_redirect.empty() && presented_redirect != redirect_uri)
     throw invalidGrant("redirect_uri_mismatch");
   if (!verifierMatches(challenge, verifier)) throw invalidGrant("code_verifier_mismatch");
-  std::optional<std::string> bound =
-      resource_ind == soci::i_ok ? std::optional(resource) : std::nullopt;
-  requireSameResource(form, bound);
+  if (resource_ind == soci::i_ok) grant.resource = resource;
+  requireSameResource(form, grant.resource);
   Permissions scope = scopeWithin(form, grant.permissions);
 
   grant.id = newId("ogr");
@@ -179,7 +179,8 @@ nlohmann::json refresh(db::Database& db, const std::map<std::string, std::string
   }
   if (grant.client_id != client_id) throw invalidGrant("other_client");
   if (!usable) throw invalidGrant("refresh_token_expired_or_revoked");
-  requireSameResource(form, resource_ind == soci::i_ok ? std::optional(resource) : std::nullopt);
+  if (resource_ind == soci::i_ok) grant.resource = resource;
+  requireSameResource(form, grant.resource);
   Permissions scope = scopeWithin(form, grant.permissions);
   *sql << "INSERT INTO oauth_spent_refresh_tokens (token_hash, grant_id, spent_at) VALUES "
           "(:hash, :grant, :now::timestamptz)",

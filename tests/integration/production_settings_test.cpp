@@ -90,10 +90,10 @@ TEST(ProductionSettings, TheApiNeedsItsOAuthSecretAndAnHttpsPublicAddress) {
     env[name] = value;
     return startInProduction(SMSGW_API_PATH, env);
   };
-  for (const auto& [name, value] : {std::pair{"OAUTH_FORM_SECRET", ""},
-                                    std::pair{"OAUTH_FORM_SECRET", "local-oauth-form-secret"},
-                                    std::pair{"PUBLIC_BASE_URL", ""},
-                                    std::pair{"PUBLIC_BASE_URL", "http://api.example.ca"}}) {
+  for (const auto& [name, value] :
+       {std::pair{"OAUTH_FORM_SECRET", ""},
+        std::pair{"OAUTH_FORM_SECRET", "local-oauth-form-secret"}, std::pair{"PUBLIC_BASE_URL", ""},
+        std::pair{"PUBLIC_BASE_URL", "http://api.example.ca"}}) {
     Outcome outcome = with(name, value);
     ASSERT_TRUE(outcome.exit_status) << name << "=" << value << " still running";
     EXPECT_NE(*outcome.exit_status, 0);
