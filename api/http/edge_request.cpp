@@ -58,14 +58,22 @@ void forEachPair(std::string_view text, Decode decode, Take take) {
   }
 }
 
-// The query's parameters, decoded; the first of repeated names wins.
+// A query or form component: '+' is a space, then %XX escapes (WHATWG URL,
+// application/x-www-form-urlencoded), as browsers' forms and URLSearchParams encode them.
+std::string formDecode(std::string_view part) {
+  std::string plus_as_space(part);
+  std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
+  return percentDecode(plus_as_space);
+}
+
+// The query's parameters, decoded as a form's; the first of repeated names wins. A '+' that
+// means a plus is sent as %2B (routes that read phone numbers also take a bare one:
+// api/routes/validate.h).
 void readQuery(std::string_view query, ApiRequest& req) {
-  forEachPair(
-      query, [](std::string_view text) { return percentDecode(std::string(text)); },
-      [&](std::string_view, std::string name, std::string value) {
-        if (!isCleanText(name) || !isCleanText(value)) throw badUrl("query");
-        req.query.emplace(std::move(name), std::move(value));
-      });
+  forEachPair(query, formDecode, [&](std::string_view, std::string name, std::string value) {
+    if (!isCleanText(name) || !isCleanText(value)) throw badUrl("query");
+    req.query.emplace(std::move(name), std::move(value));
+  });
 }
 
 void readTarget(const std::string& target, ApiRequest& req) {
@@ -118,18 +126,14 @@ void readForm(std::string_view body, ApiRequest& req) {
 }  // namespace
 
 std::map<std::string, std::string> formFields(std::string_view text, const char* what) {
-  auto decode = [](std::string_view part) {
-    std::string plus_as_space(part);
-    std::replace(plus_as_space.begin(), plus_as_space.end(), '+', ' ');
-    return percentDecode(plus_as_space);
-  };
   std::map<std::string, std::string> fields;
-  forEachPair(text, decode, [&](std::string_view raw_name, std::string name, std::string value) {
-    if (!isCleanText(name) || !isCleanText(value))
-      throw validationError(what, "must be UTF-8 text without control characters");
-    if (!fields.emplace(std::move(name), std::move(value)).second)
-      throw validationError(raw_name, "given more than once");
-  });
+  forEachPair(text, formDecode,
+              [&](std::string_view raw_name, std::string name, std::string value) {
+                if (!isCleanText(name) || !isCleanText(value))
+                  throw validationError(what, "must be UTF-8 text without control characters");
+                if (!fields.emplace(std::move(name), std::move(value)).second)
+                  throw validationError(raw_name, "given more than once");
+              });
   return fields;
 }
 

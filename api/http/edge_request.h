@@ -1,6 +1,7 @@
 #pragma once
-// A framed request as the routes see it: the URL split into path and percent-decoded query,
-// the headers in one map by lower-cased name, the answer's language and request id. What no
+// A framed request as the routes see it: the URL split into path and query (decoded as forms
+// encode it: '+' a space, then %XX escapes), the headers in one map by lower-cased name, the
+// answer's language and request id. What no
 // route may see is refused here, in the spec's shape: a URL or header value that is not UTF-8
 // without control characters (it would reach PostgreSQL, the logs and the JSON writer), two
 // values for a header that takes one (which would win?), an X-Request-Id the edge cannot echo.

@@ -28,8 +28,7 @@ contacts::NamedFields namedFields(const nlohmann::json& body, bool creating) {
 }
 
 OffsetPage offsetPage(const ApiRequest& req) {
-  OffsetPage page{req.query.count("search") ? req.query.at("search") : std::string(),
-                  queryInteger(req, "limit", 20, 1, 100),
+  OffsetPage page{queryNumberText(req, "search"), queryInteger(req, "limit", 20, 1, 100),
                   queryInteger(req, "offset", 0, 0, 1'000'000)};
   if (page.search.size() > kMaxNameLength) throw validationError("search", "is too long");
   return page;

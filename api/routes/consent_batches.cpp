@@ -66,9 +66,9 @@ BatchInput readJsonBatch(const ApiRequest& req) {
 
 BatchInput readCsvBatch(const ApiRequest& req) {
   auto query = [&](const char* name) -> std::optional<std::string> {
-    auto it = req.query.find(name);
-    if (it == req.query.end() || it->second.empty()) return std::nullopt;
-    return it->second;
+    std::string value = queryTimeText(req, name);
+    if (value.empty()) return std::nullopt;
+    return value;
   };
   requireAttested(query("attested") == "true");
   BatchInput input;

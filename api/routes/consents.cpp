@@ -10,20 +10,15 @@
 namespace smsgw::api {
 namespace {
 
-std::string queryValue(const ApiRequest& req, const char* name) {
-  auto it = req.query.find(name);
-  return it == req.query.end() ? "" : it->second;
-}
-
 // The phone_number of a query, or the email answer when the caller asked about an address.
 std::string queryPhoneOrRefuseEmail(const ApiRequest& req, bool required) {
-  std::string phone = queryValue(req, "phone_number"), email = queryValue(req, "email_address");
+  std::string phone = queryNumberText(req, "phone_number");
+  std::string email = queryValue(req, "email_address");
   if (required && phone.empty() == email.empty()) {
     throw validationError("phone_number", "give exactly one of phone_number and email_address");
   }
   if (!email.empty()) refuseEmailChannel(email, "email_address");
-  if (phone.empty()) return "";
-  return requirePhone(phone, "phone_number").str();
+  return phone.empty() ? "" : queryPhone(req, "phone_number");
 }
 
 ApiResponse list(App& app, ApiRequest& req) {
@@ -53,9 +48,8 @@ ApiResponse create(App& app, ApiRequest& req) {
 ApiResponse check(App& app, ApiRequest& req) {
   std::string phone = queryPhoneOrRefuseEmail(req, true);
   std::optional<std::string> from;
-  if (std::string from_text = queryValue(req, "from_number"); !from_text.empty()) {
-    from = requirePhone(from_text, "from_number").str();
-  }
+  if (std::string from_number = queryPhone(req, "from_number"); !from_number.empty())
+    from = from_number;
   auto decision = compliance::checkConsentNow(app.db, req.who(), phone, from, app.clock.now());
   nlohmann::json body = {{"phone_number", phone}, {"allowed", decision.allowed}};
   if (decision.allowed) {

@@ -13,15 +13,11 @@ ApiResponse getMessage(App& app, ApiRequest& req) {
   return ApiResponse::json(200, messaging::message(app.db, req.who(), req.params.at("id")));
 }
 
-std::string queryFilter(const ApiRequest& req, const char* name) {
-  auto it = req.query.find(name);
-  return it == req.query.end() ? "" : it->second;
-}
-
 ApiResponse listMessages(App& app, ApiRequest& req) {
   auto [page, limit] = queryPage(req);
-  std::string status = queryFilter(req, "status"), direction = queryFilter(req, "direction");
-  std::string to = queryFilter(req, "to"), from = queryFilter(req, "from");
+  std::string status = queryValue(req, "status"), direction = queryValue(req, "direction");
+  // Numbers as stored (a short code's inbound text has no '+'), so not checked as E.164.
+  std::string to = queryNumberText(req, "to"), from = queryNumberText(req, "from");
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (auto& c : direction) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   static const std::set<std::string> kStatuses = {"",          "QUEUED", "SENDING",     "SENT",

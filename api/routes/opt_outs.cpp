@@ -9,12 +9,6 @@
 namespace smsgw::api {
 namespace {
 
-std::string queryPhone(const ApiRequest& req, const char* name) {
-  auto it = req.query.find(name);
-  if (it == req.query.end() || it->second.empty()) return "";
-  return requirePhone(it->second, name).str();
-}
-
 ApiResponse list(App& app, ApiRequest& req) {
   std::string phone = queryPhone(req, "phone_number"), from = queryPhone(req, "from_number");
   Page page = queryPage(req);

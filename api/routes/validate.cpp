@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <regex>
 
 #include "api/http/request_text.h"
@@ -65,6 +66,30 @@ bool isEmailAddress(const std::string& value) {
 Page queryPage(const ApiRequest& req, int default_limit, int max_limit) {
   return {queryInteger(req, "page", 1, 1, 1'000'000),
           queryInteger(req, "limit", default_limit, 1, max_limit)};
+}
+
+std::string queryValue(const ApiRequest& req, const char* name) {
+  auto it = req.query.find(name);
+  return it == req.query.end() ? "" : it->second;
+}
+
+std::string queryNumberText(const ApiRequest& req, const char* name) {
+  std::string value = queryValue(req, name);
+  if (value.size() > 1 && value[0] == ' ' && std::isdigit(static_cast<unsigned char>(value[1])))
+    value[0] = '+';
+  return value;
+}
+
+std::string queryTimeText(const ApiRequest& req, const char* name) {
+  std::string value = queryValue(req, name);
+  static const std::regex kSpacedOffset(R"(T\d\d:\d\d(:\d\d(\.\d+)?)? \d\d(:?\d\d)?$)");
+  if (std::regex_search(value, kSpacedOffset)) value[value.rfind(' ')] = '+';
+  return value;
+}
+
+std::string queryPhone(const ApiRequest& req, const char* name) {
+  std::string value = queryNumberText(req, name);
+  return value.empty() ? "" : requirePhone(value, name).str();
 }
 
 int queryInteger(const ApiRequest& req, const char* name, int fallback, int min, int max) {

@@ -31,5 +31,17 @@ struct Page {
 Page queryPage(const ApiRequest& req, int default_limit = 20, int max_limit = 100);
 // A query integer within bounds, else 422 naming it.
 int queryInteger(const ApiRequest& req, const char* name, int fallback, int min, int max);
+// A query parameter as decoded ("" when absent). Queries are read as forms encode them, '+' a
+// space (api/http/edge_request.h).
+std::string queryValue(const ApiRequest& req, const char* name);
+// A query parameter that may hold a phone number (a filter, a search): a '+' the client did not
+// percent-encode arrived as a space, and a leading space before a digit means nothing else, so
+// it is read as the '+' it was. "+1514…" and "%2B1514…" find the same rows.
+std::string queryNumberText(const ApiRequest& req, const char* name);
+// A query parameter that may hold a date-time: "…T10:00:00 05:00" is read as the "+05:00" an
+// unencoded '+' was.
+std::string queryTimeText(const ApiRequest& req, const char* name);
+// A phone-number filter in E.164, "" when absent; 422 naming it when it is not a number.
+std::string queryPhone(const ApiRequest& req, const char* name);
 
 }  // namespace smsgw::api

@@ -225,6 +225,15 @@ TEST_F(Compliance, AnOptOutRefusesEvenWithConsent) {
   EXPECT_EQ(listed.body["data"][0]["fromNumber"], "+14165550100");
   EXPECT_TRUE(listed.body["data"][0]["keywordUsed"].is_null()) << "recorded through the API";
   EXPECT_FALSE(listed.body["data"][0]["optedOutAt"].is_null());
+  // Issue 34, item 8: a client that leaves the '+' of a number unencoded (form encoding reads
+  // it as a space) finds the same records.
+  EXPECT_EQ(
+      api.call("GET", "/v1/compliance/opt-outs?phone_number=" + phone + "&from_number=+14165550100",
+               bearer(account.test_key))
+          .body["data"]
+          .size(),
+      1u);
+  EXPECT_EQ(check(account.test_key, "phone_number=" + phone).body["reason"], "OPT_OUT");
 }
 
 TEST_F(Compliance, ALiveOptOutNeedsOneOfTheAccountsNumbers) {

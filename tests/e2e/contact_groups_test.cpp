@@ -121,6 +121,16 @@ TEST(ContactGroups, ListSearchesNamesWithoutCaseNewestFirstWithMembers) {
   EXPECT_EQ(
       api.call("GET", "/v1/contact-groups?search=QUEBEC", bearer(account.test_key)).body["total"],
       1);
+  // Issue 34, item 8: a query is read as forms encode it, '+' a space (URLSearchParams and
+  // browsers' forms send "Clients+Qu%C3%A9bec").
+  EXPECT_EQ(
+      api.call("GET", "/v1/contact-groups?search=clients+qu%C3%A9bec", bearer(account.test_key))
+          .body["total"],
+      1);
+  EXPECT_EQ(
+      api.call("GET", "/v1/contact-groups?search=clients%20qu%C3%A9bec", bearer(account.test_key))
+          .body["total"],
+      1);
   EXPECT_EQ(api.call("GET", "/v1/contact-groups?offset=-1", bearer(account.test_key)).status, 422);
   EXPECT_EQ(api.call("GET", "/v1/contact-groups?limit=101", bearer(account.test_key)).status, 422);
 }

@@ -105,6 +105,15 @@ TEST(Contacts, ListSearchesAndPages) {
   EXPECT_EQ(search.body["total"], 2);
   Reply by_number = api.call("GET", "/v1/contacts?search=5550164", bearer(account.test_key));
   EXPECT_EQ(by_number.body["total"], 1);
+  // A number searched with its '+', encoded or not (a bare '+' arrives as a space).
+  for (const char* query : {"search=%2B14165550164", "search=+14165550164"})
+    EXPECT_EQ(api.call("GET", std::string("/v1/contacts?") + query, bearer(account.test_key))
+                  .body["total"],
+              1)
+        << query;
+  EXPECT_EQ(api.call("GET", "/v1/contacts?search=martin+tremblay", bearer(account.test_key))
+                .body["total"],
+            2);
   EXPECT_EQ(api.call("GET", "/v1/contacts?limit=0", bearer(account.test_key)).status, 422);
 }
 

@@ -62,3 +62,17 @@ TEST(FormBody, OnlyRoutesThatTakeFormsReadThemAndTheSizeLimitHolds) {
   EXPECT_EQ(json.body["code"], "a");
   EXPECT_TRUE(json.form.empty());
 }
+
+// Issue 34, item 8: queries are read as forms encode them (URLSearchParams, browsers' forms),
+// so a search for "ha cUSTOM" sent as "ha+cUSTOM" finds what "ha%20cUSTOM" finds.
+TEST(FormBody, AQueryIsReadAsAFormEncodesIt) {
+  FramedRequest framed;
+  framed.method = "GET";
+  framed.target = "/v1/contact-groups?search=ha+cUSTOM&to=%2B15145550100&plus=1%2B1";
+  EdgeRequest edge = readEdgeRequest(std::move(framed), "127.0.0.1");
+  ASSERT_FALSE(edge.refusal);
+  EXPECT_EQ(edge.request.path, "/v1/contact-groups");
+  EXPECT_EQ(edge.request.query.at("search"), "ha cUSTOM");
+  EXPECT_EQ(edge.request.query.at("to"), "+15145550100");
+  EXPECT_EQ(edge.request.query.at("plus"), "1+1");
+}
