@@ -6,6 +6,7 @@
 
 #include "adapters/http_client.h"
 #include "adapters/webhook_target.h"
+#include "domain/bounded_json.h"
 
 namespace smsgw::oauth {
 namespace {
@@ -53,10 +54,41 @@ FetchedClientMetadata fetchClientMetadata(const std::string& url, bool allow_loo
   const HttpResponse& response = fetched.response;
   if (response.status == 0) return failed(response.timed_out ? "timeout" : response.error);
   if (response.status != 200) return failed("status " + std::to_string(response.status));
-  auto document = nlohmann::json::parse(response.body, nullptr, false);
-  if (document.is_discarded() || !document.is_object()) return failed("not a JSON object");
-  return {FetchedClientMetadata::Outcome::Fetched, std::move(document), "",
+  // The same depth limit as request bodies: the document is a stranger's input too.
+  BoundedJson parsed = parseBoundedJson(response.body);
+  if (parsed.outcome == BoundedJson::Outcome::TooDeep) return failed("nested too deep");
+  if (parsed.outcome != BoundedJson::Outcome::Parsed || !parsed.value.is_object())
+    return failed("not a JSON object");
+  return {FetchedClientMetadata::Outcome::Fetched, std::move(parsed.value), "",
           freshnessOf(fetched.cache_control)};
+}
+
+ClientMetadataFetcher::ClientMetadataFetcher(std::chrono::seconds failure_memory, size_t capacity)
+    : failure_memory_(failure_memory), capacity_(capacity) {}
+
+FetchedClientMetadata ClientMetadataFetcher::fetch(const std::string& url, bool allow_loopback,
+                                                   TimePoint now) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = failed_until_.find(url);
+    if (it != failed_until_.end() && it->second > now)
+      return failed("failed a moment ago; not fetched again yet");
+    if (it != failed_until_.end()) failed_until_.erase(it);
+  }
+  FetchedClientMetadata fetched = fetchClientMetadata(url, allow_loopback);
+  if (fetched.outcome != FetchedClientMetadata::Outcome::Failed) return fetched;
+  std::lock_guard lock(mutex_);
+  if (failed_until_.size() >= capacity_) {
+    std::erase_if(failed_until_, [&](const auto& entry) { return entry.second <= now; });
+    while (failed_until_.size() >= capacity_) {
+      auto oldest =
+          std::min_element(failed_until_.begin(), failed_until_.end(),
+                           [](const auto& a, const auto& b) { return a.second < b.second; });
+      failed_until_.erase(oldest);
+    }
+  }
+  failed_until_[url] = now + failure_memory_;
+  return fetched;
 }
 
 }  // namespace smsgw::oauth

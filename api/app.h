@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "adapters/client_metadata.h"
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
@@ -27,6 +28,12 @@ struct ApiConfig {
   int slow_lane_threads = 8;                             // slow_lane.h
   int slow_requests_per_tenant = 4;                      // running at once per account
   int slow_requests_waiting_per_tenant = 32;             // behind those; one more answers 429
+  // Unauthenticated slow work (signup's and the consent page's password hashing, fetching an
+  // OAuth client's metadata document) runs on a lane of its own, so a stranger never holds a
+  // thread an account needs.
+  int anonymous_lane_threads = 4;
+  int slow_requests_per_address = 2;          // running at once per client address (IPv6: /64)
+  int slow_requests_waiting_per_address = 8;  // behind those; one more answers 429
   int requests_per_second = 100;
   int public_requests_per_minute = 20;     // unauthenticated routes such as signup, per address
   std::chrono::seconds key_cache_ttl{60};  // callers of recent keys, for routes that confirm them
@@ -52,6 +59,7 @@ struct App {
   CarrierClient& carrier;
   PaymentProvider& payments;
   const Clock& clock;
+  oauth::ClientMetadataFetcher& client_documents;  // OAuth clients known by a document's URL
   const ApiConfig& config;
 };
 

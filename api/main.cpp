@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "adapters/client_metadata.h"
 #include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
@@ -51,13 +52,21 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
                "slow operations an account runs at once");
   settings.add("API_SLOW_WAITING_PER_ACCOUNT", c.slow_requests_waiting_per_tenant,
                "slow operations of an account waiting behind those; one more answers 429");
+  settings.add("API_ANONYMOUS_LANE_THREADS", c.anonymous_lane_threads,
+               "threads for slow operations before authentication (signup, OAuth)");
+  settings.add("API_SLOW_REQUESTS_PER_ADDRESS", c.slow_requests_per_address,
+               "slow operations before authentication a client address (IPv6: its /64) runs at "
+               "once");
+  settings.add("API_SLOW_WAITING_PER_ADDRESS", c.slow_requests_waiting_per_address,
+               "slow operations of an address waiting behind those; one more answers 429");
   c.db_pool_size = 0;
   settings.add("API_DB_POOL_SIZE", c.db_pool_size, "PostgreSQL connections",
-               "API_THREADS + API_SLOW_LANE_THREADS");
+               "API_THREADS + API_SLOW_LANE_THREADS + API_ANONYMOUS_LANE_THREADS");
   settings.add("API_RATE_LIMIT_PER_SECOND", c.requests_per_second,
                "requests per second per account (staff may set an account's own)");
   settings.add("API_PUBLIC_RATE_LIMIT_PER_MINUTE", c.public_requests_per_minute,
-               "signups per minute per client address");
+               "unauthenticated requests (signup, OAuth) per minute per client address (IPv6: "
+               "its /64)");
   settings.add("API_KEY_CACHE_SECONDS", c.key_cache_ttl,
                "how long a key's caller is kept for POST /v1/messages, which confirms it in its "
                "own read; 0 keeps none");
@@ -82,7 +91,8 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
   settings.afterReading([&c] {
     // Every reactor and slow-lane thread may hold a connection at once: none waits for a
     // connection that another holds while it waits on the carrier.
-    if (c.db_pool_size <= 0) c.db_pool_size = c.threads + c.slow_lane_threads;
+    if (c.db_pool_size <= 0)
+      c.db_pool_size = c.threads + c.slow_lane_threads + c.anonymous_lane_threads;
     // The OAuth issuer and the MCP resource's identifier: clients compare them byte for byte,
     // so production names its public https address rather than the listening one.
     if (c.public_base_url.empty() && !env::isLocalStack())
@@ -117,7 +127,8 @@ int main(int argc, char** argv) {
     HttpCarrierClient carrier(config.carrier);
     SandboxPaymentProvider payments;
     SystemClock clock;
-    api::App app{db, relay, carrier, payments, clock, config.api};
+    oauth::ClientMetadataFetcher client_documents;
+    api::App app{db, relay, carrier, payments, clock, client_documents, config.api};
 
     relay.start();
     auto ops = topics::startProcessOps(config.ops, db, producer);

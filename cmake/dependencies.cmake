@@ -10,6 +10,8 @@ find_package(GTest REQUIRED)
 pkg_check_modules(PISTACHE REQUIRED IMPORTED_TARGET libpistache)
 pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
 pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)
+# ICU: Unicode character categories and confusable skeletons for names people read.
+pkg_check_modules(ICU REQUIRED IMPORTED_TARGET icu-uc icu-i18n)
 pkg_check_modules(PROMETHEUS REQUIRED IMPORTED_TARGET prometheus-cpp-core)
 
 find_library(SOCI_CORE_LIB soci_core REQUIRED)

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/http/auth.h"
+#include "api/http/client_address.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
 #include "db/error_text.h"
@@ -47,7 +48,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   req.error_dialect = route.options.errors;
   if (!route.options.authenticated) {
     if (route.options.limited_per_address) {
-      RateDecision decision = per_address_.hit("ip:" + req.client_ip);
+      RateDecision decision = per_address_.hit(addressKey(req.client_ip));
       if (!decision.allowed)
         throw ApiError(ErrorCode::RATE_LIMITED, {{"limit_per_minute", decision.limit}},
                        decision.retry_after_seconds);

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <optional>
 
+#include "domain/bounded_json.h"
 #include "domain/errors.h"
 
 namespace smsgw::api {
 namespace {
 
-struct TooDeep {};
 const std::string kWholeBody = "body";
 
 // The first string or key holding NUL, as a field path such as "rows[3].name" ("body" for the
@@ -38,20 +38,13 @@ std::optional<std::string> fieldWithNul(const nlohmann::json& value, const std::
 }  // namespace
 
 nlohmann::json parseJsonBody(std::string_view raw) {
-  using Event = nlohmann::json::parse_event_t;
-  auto depthCap = [](int depth, Event event, nlohmann::json&) {
-    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonDepth)
-      throw TooDeep{};
-    return true;
-  };
-  nlohmann::json body;
-  try {
-    body = nlohmann::json::parse(raw, depthCap, /*allow_exceptions=*/false);
-  } catch (const TooDeep&) {
+  BoundedJson parsed = parseBoundedJson(raw, kMaxJsonDepth);
+  if (parsed.outcome == BoundedJson::Outcome::TooDeep)
     throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY,
                    {{"reason", "too_deep"}, {"max_depth", kMaxJsonDepth}});
-  }
-  if (body.is_discarded()) throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
+  if (parsed.outcome == BoundedJson::Outcome::NotJson)
+    throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
+  nlohmann::json body = std::move(parsed.value);
   if (auto field = fieldWithNul(body, ""))
     throw validationError(*field, "must not contain the NUL character");
   return body;

@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-namespace smsgw::api {
+#include "domain/bounded_json.h"
 
-constexpr int kMaxJsonDepth = 64;
+namespace smsgw::api {
 
 // A JSON body: 400 FST_ERR_CTP_INVALID_JSON_BODY when it is not JSON or nests deeper than
 // kMaxJsonDepth; 422 VALIDATION_ERROR naming the field when a string or key holds NUL.

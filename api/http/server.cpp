@@ -8,6 +8,7 @@
 
 #include "adapters/log.h"
 #include "adapters/metrics.h"
+#include "api/http/client_address.h"
 #include "api/http/client_connection.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
@@ -25,10 +26,14 @@ using namespace Pistache;
 // 1 MiB), so this also bounds the memory they take.
 constexpr size_t kSlowLaneQueue = 256;
 
+// Strangers' slow requests wait in all at most this many; each holds its body too.
+constexpr size_t kAnonymousLaneQueue = 64;
+
 struct ApiServer::Dispatch {
   App& app;
   RequestPipeline pipeline;
-  SlowLane slow_lane;
+  SlowLane slow_lane;       // accounts' slow requests, one tenant per account
+  SlowLane anonymous_lane;  // before authentication, one tenant per client address (/64)
   ConnectionSweeper sweeper;
   FramerLimits framer_limits;
   ConnectionTimes times;
@@ -38,6 +43,8 @@ struct ApiServer::Dispatch {
         pipeline(a, std::move(router)),
         slow_lane({a.config.slow_lane_threads, a.config.slow_requests_per_tenant,
                    a.config.slow_requests_waiting_per_tenant, kSlowLaneQueue}),
+        anonymous_lane({a.config.anonymous_lane_threads, a.config.slow_requests_per_address,
+                        a.config.slow_requests_waiting_per_address, kAnonymousLaneQueue}),
         sweeper(std::chrono::milliseconds(250)),
         framer_limits{a.config.max_header_bytes, a.config.max_body_bytes, a.config.header_timeout,
                       a.config.body_timeout},
@@ -273,9 +280,12 @@ class Handler final : public Http::Handler {
     }
   }
 
+  // Unauthenticated requests have a lane of their own: however many strangers' requests wait
+  // on a server that never answers, an account's slow request finds its threads free.
   void runOnSlowLane(Exchange exchange, const Route& route) {
     const ApiRequest& req = exchange.edge.request;
-    std::string tenant = req.caller ? req.caller->account_id : "ip:" + req.client_ip;
+    SlowLane& lane = req.caller ? dispatch_->slow_lane : dispatch_->anonymous_lane;
+    std::string tenant = req.caller ? req.caller->account_id : addressKey(req.client_ip);
     auto shared = std::make_shared<Exchange>(std::move(exchange));
     shared->edge.request.on_slow_lane = true;
     shared->connection->answerLater();
@@ -291,9 +301,9 @@ class Handler final : public Http::Handler {
       }
       answer(*shared, std::move(response));
     };
-    auto admission = dispatch_->slow_lane.submit(tenant, std::move(job));
+    auto admission = lane.submit(tenant, std::move(job));
     if (admission == SlowLane::Admission::Accepted) return;
-    const SlowLaneLimits& limits = dispatch_->slow_lane.limits();
+    const SlowLaneLimits& limits = lane.limits();
     ApiError refusal = admission == SlowLane::Admission::TenantBusy
                            ? ApiError(ErrorCode::RATE_LIMITED,
                                       {{"reason", "too_many_slow_requests"},
@@ -337,6 +347,7 @@ void ApiServer::shutdown() {
   // Answers still being worked on are written while the reactors still run; the sweeper stops
   // before Pistache closes the sockets it watches.
   dispatch_->slow_lane.stop();
+  dispatch_->anonymous_lane.stop();
   dispatch_->sweeper.stop();
   endpoint_->shutdown();
   endpoint_.reset();

@@ -49,6 +49,8 @@ struct Words {
   const char* approve;
   const char* deny;
   const char* revoke_later;
+  const char* unverified;
+  const char* identified_by;
 };
 
 constexpr Words kEnglish = {
@@ -67,6 +69,9 @@ constexpr Words kEnglish = {
     "Approve",
     "Deny",
     "You can disconnect it at any time by revoking its key (API keys, oauth_grant).",
+    "Unverified app: it registered itself, and its name is only what it says about itself. "
+    "Approve it only if you started this connection from an app you trust.",
+    "This app is identified by the address of its description:",
 };
 
 constexpr Words kFrench = {
@@ -85,6 +90,10 @@ constexpr Words kFrench = {
     "Approuver",
     "Refuser",
     "Vous pourrez la déconnecter en tout temps en révoquant sa clé (clés d'API, oauth_grant).",
+    "Application non vérifiée : elle s'est inscrite elle-même, et son nom n'est que ce qu'elle "
+    "dit d'elle-même. Approuvez-la seulement si vous avez lancé cette connexion depuis une "
+    "application de confiance.",
+    "Cette application est identifiée par l'adresse de sa description :",
 };
 
 const char* letterWords(char letter, Language language) {
@@ -150,6 +159,11 @@ std::string renderConsentPage(const ConsentPage& page, Language language) {
   const Words& words = language == Language::French ? kFrench : kEnglish;
   std::string body;
   body += "<p>" + fmt::format(fmt::runtime(words.asks), escaped(page.client_name)) + "</p>\n";
+  if (page.self_registered)
+    body += fmt::format("<p class=\"problem\" id=\"unverified\">{}</p>\n", words.unverified);
+  else
+    body += fmt::format("<p>{} <span class=\"uri\">{}</span></p>\n", words.identified_by,
+                        escaped(page.client_id));
   body += fmt::format("<p>{} <span class=\"uri\">{}</span></p>\n", words.returns_to,
                       escaped(page.redirect_uri));
   if (page.wrong_credentials)

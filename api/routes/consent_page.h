@@ -20,6 +20,7 @@ struct ConsentPage {
   Permissions requested;
   std::string email;  // kept when the form is shown again
   bool wrong_credentials = false;
+  bool self_registered = false;           // shown as unverified
 };
 
 std::string renderConsentPage(const ConsentPage& page, Language language);

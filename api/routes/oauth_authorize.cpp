@@ -40,9 +40,20 @@ ApiResponse page(int status, std::string html) {
   return response;
 }
 
+// Our own words among the details (the reason, the parameter named), never the rest: a value
+// could be what a stranger's metadata document said.
+std::string ownWordsOf(const nlohmann::json& details) {
+  std::string words;
+  for (const char* field : {"reason", "parameter"}) {
+    if (!details.is_object() || !details.contains(field) || !details[field].is_string()) continue;
+    words += (words.empty() ? "" : ", ") + details[field].get<std::string>();
+  }
+  return words.empty() ? "" : " (" + words + ")";
+}
+
 ApiResponse refusalPage(const ApiError& error, Language language) {
   const ErrorInfo& info = errorInfo(error.code());
-  std::string detail = error.details().is_null() ? "" : " (" + error.details().dump() + ")";
+  std::string detail = ownWordsOf(error.details());
   return page(info.http_status == 401 ? 400 : info.http_status,
               renderRefusalPage(std::string(info.message_en) + detail,
                                 std::string(info.message_fr) + detail, language));
@@ -98,8 +109,9 @@ ApiResponse forCheckedClient(App& app, const ApiRequest& req,
                              const std::map<std::string, std::string>& parameters, Answer answer) {
   oauth::AuthorizationRequest request;
   try {
-    request = oauth::checkClientAndRedirect(
-        app.db, parameters, app.config.allow_private_webhook_targets, app.clock.now());
+    request =
+        oauth::checkClientAndRedirect(app.db, app.client_documents, parameters,
+                                      app.config.allow_private_webhook_targets, app.clock.now());
   } catch (const ApiError& e) {
     return refusalPage(e, req.language);
   }
@@ -110,6 +122,20 @@ ApiResponse forCheckedClient(App& app, const ApiRequest& req,
   }
 }
 
+ConsentPage consentPageFor(const oauth::AuthorizationRequest& request,
+                           const std::map<std::string, std::string>& parameters,
+                           std::string csrf_token) {
+  ConsentPage consent;
+  consent.client_name = request.client.name;
+  consent.client_id = request.client.id;
+  consent.self_registered = request.client.self_registered;
+  consent.redirect_uri = request.redirect_uri;
+  consent.request = parameters;
+  consent.csrf_token = std::move(csrf_token);
+  consent.requested = request.requested;
+  return consent;
+}
+
 ApiResponse showConsent(App& app, ApiRequest& req) {
   // The query as a browser's form encodes it: '+' is a space (a scope's separator). A repeated
   // parameter answers 400 (OAuth 2.1 3.1), in OAuth's shape: nothing is known to redirect to.
@@ -118,14 +144,7 @@ ApiResponse showConsent(App& app, ApiRequest& req) {
     oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
     std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
     if (!wellFormedCookie(cookie_value)) cookie_value = crypto::hex(crypto::randomBytes(32));
-    ConsentPage consent{request.client.name,
-                        request.client.id,
-                        request.redirect_uri,
-                        parameters,
-                        csrfToken(app.config, cookie_value),
-                        request.requested,
-                        "",
-                        false};
+    ConsentPage consent = consentPageFor(request, parameters, csrfToken(app.config, cookie_value));
     ApiResponse response = page(200, renderConsentPage(consent, req.language));
     bool secure = app.config.public_base_url.starts_with("https://");
     response.headers.emplace_back(
@@ -170,8 +189,9 @@ ApiResponse takeConsent(App& app, ApiRequest& req) {
                              tickedPermissions(req.form)};
     auto code = oauth::approve(app.db, request, approval, app.clock.now());
     if (!code) {
-      ConsentPage again{request.client.name, request.client.id, request.redirect_uri, parameters,
-                        presented->second,   request.requested, approval.email,       true};
+      ConsentPage again = consentPageFor(request, parameters, presented->second);
+      again.email = approval.email;
+      again.wrong_credentials = true;
       return page(200, renderConsentPage(again, req.language));
     }
     return backToClient(app.config, request, {{"code", *code}});

@@ -27,13 +27,13 @@ ApiError invalidRequest(const char* parameter_name, const char* problem) {
 
 }  // namespace
 
-AuthorizationRequest checkClientAndRedirect(db::Database& db,
+AuthorizationRequest checkClientAndRedirect(db::Database& db, ClientMetadataFetcher& documents,
                                             const std::map<std::string, std::string>& parameters,
                                             bool allow_loopback, TimePoint now) {
   auto client_id = parameter(parameters, "client_id");
   if (!client_id) throw ApiError(ErrorCode::OAUTH_INVALID_CLIENT, {{"reason", "missing"}});
   AuthorizationRequest request;
-  request.client = findClient(db, *client_id, allow_loopback, now);
+  request.client = findClient(db, documents, *client_id, allow_loopback, now);
   auto redirect_uri = parameter(parameters, "redirect_uri");
   if (!redirect_uri) throw invalidRequest("redirect_uri", "is required");
   for (const auto& registered : request.client.redirect_uris) {

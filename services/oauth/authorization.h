@@ -34,7 +34,7 @@ struct AuthorizationRequest {
 // The client and the redirect URI, which must be checked before anything is sent to that URI:
 // a failure here is shown to the user, never redirected (OAuth 2.1 4.1.2.1). Throws ApiError
 // OAUTH_INVALID_CLIENT or OAUTH_INVALID_REQUEST (details.reason redirect_uri_mismatch).
-AuthorizationRequest checkClientAndRedirect(db::Database& db,
+AuthorizationRequest checkClientAndRedirect(db::Database& db, ClientMetadataFetcher& documents,
                                             const std::map<std::string, std::string>& parameters,
                                             bool allow_loopback, TimePoint now);
 // The rest of the request: response_type code, PKCE S256, scope, resource. Throws ApiError

@@ -1,9 +1,11 @@
 #include "services/oauth/clients.h"
 
 #include <soci/soci.h>
+#include <spdlog/spdlog.h>
 
 #include "adapters/client_metadata.h"
 #include "adapters/oauth_redirect.h"
+#include "domain/display_name.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
 
@@ -34,14 +36,35 @@ std::vector<std::string> redirectUrisOf(const nlohmann::json& metadata) {
   return uris;
 }
 
-// A name the consent page can show; absent: the first redirect URI stands in for it.
+// A name the consent page can show; absent: the first redirect URI stands in for it. The owner
+// reads it as who is asking, so it must read as written (no bidi overrides, zero-width or
+// control characters) and must not pass for us.
 std::string nameOf(const nlohmann::json& metadata, const std::vector<std::string>& uris) {
   auto it = metadata.find("client_name");
   if (it == metadata.end()) return uris.front();
   if (!it->is_string() || it->get_ref<const std::string&>().empty() ||
       it->get_ref<const std::string&>().size() > kMaxNameLength)
     throw badMetadata("client_name", "must be text of 1 to 100 characters");
+  switch (displayNameProblem(it->get_ref<const std::string&>())) {
+    case DisplayNameProblem::None:
+      return *it;
+    case DisplayNameProblem::NotText:
+      throw badMetadata("client_name", "must be text");
+    case DisplayNameProblem::HiddenCharacter:
+      throw badMetadata("client_name",
+                        "must not hold control, format (bidi, zero-width) or separator characters");
+    case DisplayNameProblem::ClaimsToBeUs:
+      throw badMetadata("client_name", "must not read as this service's name or as official");
+  }
   return *it;
+}
+
+// A metadata document that cannot be used: the client is told no more than that, since what
+// went wrong (refused, reset, too large, a field's value) would tell a stranger what answers
+// at an internal address, or echo whatever the document held. The log has the detail.
+ApiError unusableDocument(const std::string& url, const std::string& detail) {
+  spdlog::info("client metadata document {} unusable: {}", url, detail);
+  return ApiError(ErrorCode::OAUTH_INVALID_CLIENT, {{"reason", "metadata_document_unusable"}});
 }
 
 // Public clients only, with the code grant (and its refresh): anything else is refused rather
@@ -66,38 +89,37 @@ void requirePublicCodeClient(const nlohmann::json& metadata) {
 std::optional<Client> storedClient(soci::session& sql, const std::string& id, TimePoint now,
                                    bool fresh_only) {
   Client client;
-  std::string uris, at = formatIso(now);
+  std::string uris, at = formatIso(now), kind;
   int fresh = 0;
-  sql << "SELECT client_name, redirect_uris::text, "
+  sql << "SELECT client_name, redirect_uris::text, kind, "
          "(fresh_until IS NULL OR fresh_until > :now::timestamptz)::int "
          "FROM oauth_clients WHERE id = :id",
-      soci::use(at), soci::use(id), soci::into(client.name), soci::into(uris), soci::into(fresh);
+      soci::use(at), soci::use(id), soci::into(client.name), soci::into(uris), soci::into(kind),
+      soci::into(fresh);
   if (!sql.got_data() || (fresh_only && !fresh)) return std::nullopt;
   client.id = id;
+  client.self_registered = kind == "REGISTERED";
   client.redirect_uris = nlohmann::json::parse(uris).get<std::vector<std::string>>();
   return client;
 }
 
-Client clientFromDocument(db::Database& db, const std::string& url, bool allow_loopback,
-                          TimePoint now) {
-  FetchedClientMetadata fetched = fetchClientMetadata(url, allow_loopback);
+Client clientFromDocument(db::Database& db, ClientMetadataFetcher& documents,
+                          const std::string& url, bool allow_loopback, TimePoint now) {
+  FetchedClientMetadata fetched = documents.fetch(url, allow_loopback, now);
   if (fetched.outcome != FetchedClientMetadata::Outcome::Fetched)
-    throw ApiError(ErrorCode::OAUTH_INVALID_CLIENT,
-                   {{"reason", "metadata_document_unusable"}, {"problem", fetched.reason}});
+    throw unusableDocument(url, fetched.reason);
   const nlohmann::json& document = fetched.document;
   // The document must name itself: a URL serving another client's document is not that client.
   if (document.value("client_id", nlohmann::json()) != url)
-    throw ApiError(ErrorCode::OAUTH_INVALID_CLIENT,
-                   {{"reason", "metadata_document_unusable"},
-                    {"problem", "its client_id is not the URL it was fetched from"}});
+    throw unusableDocument(url, "its client_id is not the URL it was fetched from");
   Client client;
   try {
     requirePublicCodeClient(document);
     client = {url, "", redirectUrisOf(document)};
     client.name = nameOf(document, client.redirect_uris);
   } catch (const ApiError& e) {
-    throw ApiError(ErrorCode::OAUTH_INVALID_CLIENT,
-                   {{"reason", "metadata_document_unusable"}, {"problem", e.details()}});
+    throw unusableDocument(
+        url, e.details().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   std::string uris = nlohmann::json(client.redirect_uris).dump(), at = formatIso(now);
   long long fresh_seconds = fetched.fresh_for.count();
@@ -135,8 +157,8 @@ nlohmann::json registerClient(db::Database& db, const nlohmann::json& metadata,
           {"token_endpoint_auth_method", "none"}};
 }
 
-Client findClient(db::Database& db, const std::string& client_id, bool allow_loopback,
-                  TimePoint now) {
+Client findClient(db::Database& db, ClientMetadataFetcher& documents, const std::string& client_id,
+                  bool allow_loopback, TimePoint now) {
   bool registered = client_id.starts_with("dcr_");
   bool document = client_id.starts_with("https://") || client_id.starts_with("http://");
   if (!registered && !document)
@@ -146,7 +168,7 @@ Client findClient(db::Database& db, const std::string& client_id, bool allow_loo
     if (auto stored = storedClient(*sql, client_id, now, document)) return *stored;
   }
   if (registered) throw ApiError(ErrorCode::OAUTH_INVALID_CLIENT, {{"reason", "unknown"}});
-  return clientFromDocument(db, client_id, allow_loopback, now);
+  return clientFromDocument(db, documents, client_id, allow_loopback, now);
 }
 
 }  // namespace smsgw::oauth

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/client_metadata.h"
 #include "db/database.h"
 #include "domain/clock.h"
 
@@ -17,6 +18,9 @@ struct Client {
   std::string id;
   std::string name;
   std::vector<std::string> redirect_uris;
+  // Registered (dcr_): its name is only what it says of itself, and the consent page says so.
+  // A metadata document's client is at least known by the address that serves it.
+  bool self_registered = false;
 };
 
 // RFC 7591 3.2.1's answer for a registration from `address`. Throws ApiError
@@ -25,8 +29,8 @@ nlohmann::json registerClient(db::Database& db, const nlohmann::json& metadata,
                               const std::string& address, TimePoint now);
 
 // The client `client_id` names. Throws ApiError OAUTH_INVALID_CLIENT (details.reason: unknown,
-// or why its metadata document could not be used).
-Client findClient(db::Database& db, const std::string& client_id, bool allow_loopback,
-                  TimePoint now);
+// or metadata_document_unusable; why a document could not be used is logged, not answered).
+Client findClient(db::Database& db, ClientMetadataFetcher& documents, const std::string& client_id,
+                  bool allow_loopback, TimePoint now);
 
 }  // namespace smsgw::oauth

@@ -84,3 +84,13 @@ TEST(RequestText, AcceptsOnlyPrintableRequestIds) {
   EXPECT_FALSE(isUsableRequestId(""));
   EXPECT_FALSE(isUsableRequestId(std::string(201, 'a')));
 }
+
+// The same limit for documents a stranger's server sends (issue 34, item 7): parsed, never
+// walked past the cap.
+TEST(RequestText, BoundedParsingSaysWhetherADocumentIsTooDeepOrNotJson) {
+  EXPECT_EQ(parseBoundedJson(nested(kMaxJsonDepth)).outcome, BoundedJson::Outcome::Parsed);
+  EXPECT_EQ(parseBoundedJson(nested(10'000)).outcome, BoundedJson::Outcome::TooDeep);
+  EXPECT_TRUE(parseBoundedJson(nested(10'000)).value.is_null());
+  EXPECT_EQ(parseBoundedJson("{\"a\":").outcome, BoundedJson::Outcome::NotJson);
+  EXPECT_EQ(parseBoundedJson("{\"a\":[1]}").value["a"][0], 1);
+}

@@ -1,0 +1,182 @@
+// What a connected app and an anonymous client could still do after OAuth landed (issue 34),
+// each as the attacker tried it: keys and webhooks that outlived a connection, strangers'
+// requests holding the threads accounts need, password guessing spread over addresses, error
+// texts that scanned ports, names that spoofed, documents nested to the stack's limit.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <thread>
+
+#include "tests/support/accounts.h"
+#include "tests/support/eventually.h"
+#include "tests/support/oauth_flow.h"
+#include "tests/support/raw_http.h"
+#include "tests/support/test_env.h"
+#include "tests/support/webhook_receiver.h"
+#include "tests/support/webhooks.h"
+
+using namespace smsgw::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A loopback address of this test's own (127.0.0.2-254), so the per-address limits it meets are
+// its own.
+std::string ownLoopbackAddress() {
+  std::random_device seed;
+  return "127.0.0." + std::to_string(2 + seed() % 253);
+}
+
+Reply mcpGetBalance(HttpTestClient& api, const std::string& key) {
+  return api.call("POST", "/mcp", bearer(key),
+                  {{"jsonrpc", "2.0"},
+                   {"id", 1},
+                   {"method", "tools/call"},
+                   {"params", {{"name", "get_balance"}, {"arguments", nlohmann::json::object()}}}});
+}
+
+// The consent page for a client known by `client_id` (a metadata document's URL).
+Reply consentPageFor(HttpTestClient& api, const std::string& client_id) {
+  OAuthClient client = OAuthClient::knownBy(api, client_id, "http://127.0.0.1:7/cb");
+  return client.open().page;
+}
+
+// A TCP port on loopback that nothing listens on: bound, then closed.
+int closedLoopbackPort() {
+  WebhookReceiver probe;
+  return probe.port();
+}
+
+}  // namespace
+
+// Item 2: eight consent-page requests naming a metadata document on a server that never
+// answers, from two addresses, held every slow-lane thread: an account's MCP call waited
+// seconds behind them. Strangers' requests have a lane of their own now, and a document that
+// failed is not fetched again for a minute.
+TEST(OAuthHardening, StrangersWaitingOnADeadServerHoldNothingAnAccountNeeds) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  OAuthClient connected(api);
+  std::string access = connected.connect(account)["access_token"];
+  WebhookReceiver dead_server;
+  dead_server.answerWith(ReceiverAnswer::Hang);
+  std::string client_id = dead_server.url() + "/client.json";
+  OAuthClient stranger = OAuthClient::knownBy(api, client_id, "http://127.0.0.1:7/cb");
+  FormFields query(stranger.request.begin(), stranger.request.end());
+  std::string request = rawRequest("GET", "/oauth/authorize?" + formEncoded(query));
+
+  std::string first = ownLoopbackAddress(), second = ownLoopbackAddress();
+  std::atomic<int> answered{0};
+  std::vector<std::thread> strangers;
+  for (int i = 0; i < 8; ++i) {
+    strangers.emplace_back([&, i] {
+      RawHttpConnection connection(apiUrl(), i % 2 ? first : second);
+      connection.send(request);
+      connection.read(30s);
+      ++answered;
+    });
+  }
+  // The fetches are under way: the dead server holds them until the fetch gives up (5 s).
+  dead_server.waitFor(2, 10s);
+  EXPECT_GE(dead_server.received(), 2u);
+  Reply balance = mcpGetBalance(api, access);
+  EXPECT_EQ(answered.load(), 0) << "the account's call waited for a stranger's request to end";
+  EXPECT_EQ(balance.status, 200) << balance.raw_body;
+  for (auto& thread : strangers) thread.join();
+  EXPECT_EQ(answered.load(), 8);
+
+  // The failure is remembered: the next request is answered without another fetch.
+  size_t fetches = dead_server.received();
+  Reply again = consentPageFor(api, client_id);
+  EXPECT_EQ(again.status, 400);
+  EXPECT_NE(again.raw_body.find("metadata_document_unusable"), std::string::npos);
+  EXPECT_EQ(dead_server.received(), fetches);
+}
+
+// Item 5: the fetch's error named what answered at an internal address ("Couldn't connect",
+// "Server returned nothing", "too large"): one reason for every failure now.
+TEST(OAuthHardening, MetadataFetchFailuresAllReadAlike) {
+  HttpTestClient api(apiUrl());
+  WebhookReceiver closes, large;
+  closes.answerWith(ReceiverAnswer::Close);
+  large.serveDocument(std::string(70 * 1024, ' ') + "{}", "no-store");
+  std::vector<std::string> urls = {
+      "http://127.0.0.1:" + std::to_string(closedLoopbackPort()) + "/",  // nothing listens
+      closes.url() + "/client.json",                                     // closes at once
+      large.url() + "/client.json",                                      // over 64 KiB
+      std::string(apiUrl()) + "/metrics",                                // not a document
+  };
+  std::string first_body;
+  for (const auto& url : urls) {
+    SCOPED_TRACE(url);
+    Reply page = consentPageFor(api, url);
+    EXPECT_EQ(page.status, 400);
+    EXPECT_NE(page.raw_body.find("(metadata_document_unusable)"), std::string::npos)
+        << page.raw_body;
+    for (const char* leak : {"Couldn't connect", "refused", "returned nothing", "Empty reply",
+                             "too large", "status 404", "timeout", "timed out"})
+      EXPECT_EQ(page.raw_body.find(leak), std::string::npos) << leak << " in " << page.raw_body;
+    if (first_body.empty()) first_body = page.raw_body;
+    EXPECT_EQ(page.raw_body, first_body);
+  }
+}
+
+// Item 6: registration took bidi overrides and names that pass for us; a self-registered
+// client is shown as unverified on the consent page.
+TEST(OAuthHardening, ClientNamesReadAsWrittenAndSelfRegisteredOnesAreUnverified) {
+  HttpTestClient api(apiUrl());
+  for (const std::string& name :
+       {std::string("Claude\u202eppa.lieve"), std::string("Zero\u200bWidth"),
+        std::string("Bell\x07"), std::string("SMS Gateway Official Support"),
+        std::string("smsgw billing"), std::string("SMS Gatew\u0430y")}) {
+    Reply refused = api.call("POST", "/oauth/register", {},
+                             {{"client_name", name}, {"redirect_uris", {"http://127.0.0.1:9/cb"}}});
+    EXPECT_EQ(refused.status, 400) << name << ": " << refused.raw_body;
+    EXPECT_EQ(refused.body["error"], "invalid_client_metadata") << name;
+  }
+  OAuthClient registered(api, "http://127.0.0.1:9/callback", "Agenda Bot");
+  Reply page = registered.open().page;
+  ASSERT_EQ(page.status, 200) << page.raw_body;
+  EXPECT_NE(page.raw_body.find("id=\"unverified\""), std::string::npos);
+  EXPECT_NE(page.raw_body.find("Unverified app"), std::string::npos);
+
+  WebhookReceiver host;
+  std::string client_id = host.url();
+  host.serveDocument(nlohmann::json({{"client_id", client_id},
+                                     {"client_name", "Document App"},
+                                     {"redirect_uris", {"http://127.0.0.1:7/cb"}}})
+                         .dump(),
+                     "no-store");
+  Reply document_page = consentPageFor(api, client_id);
+  ASSERT_EQ(document_page.status, 200) << document_page.raw_body;
+  EXPECT_EQ(document_page.raw_body.find("id=\"unverified\""), std::string::npos);
+  EXPECT_NE(document_page.raw_body.find("identified by the address"), std::string::npos);
+}
+
+// Item 7: a document nested 10,000 deep was parsed and echoed into a 20 KB error page.
+TEST(OAuthHardening, ADeeplyNestedDocumentIsRefusedWithoutEchoingIt) {
+  HttpTestClient api(apiUrl());
+  WebhookReceiver host;
+  std::string client_id = host.url();
+  std::string nested = std::string(10'000, '[') + std::string(10'000, ']');
+  host.serveDocument(R"({"client_id":")" + client_id +
+                         R"(","redirect_uris":["http://127.0.0.1:7/cb"],"client_name":)" + nested +
+                         "}",
+                     "no-store");
+  Reply page = consentPageFor(api, client_id);
+  EXPECT_EQ(page.status, 400);
+  EXPECT_LT(page.raw_body.size(), 4096u);
+  EXPECT_EQ(page.raw_body.find("[[["), std::string::npos);
+  // A value of a document that parses is not echoed either.
+  WebhookReceiver other;
+  std::string other_id = other.url();
+  other.serveDocument(nlohmann::json({{"client_id", other_id},
+                                      {"client_name", "Fine"},
+                                      {"redirect_uris", {"javascript:alert('echoed')"}}})
+                          .dump(),
+                      "no-store");
+  Reply refused = consentPageFor(api, other_id);
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_EQ(refused.raw_body.find("echoed"), std::string::npos) << refused.raw_body;
+}
