@@ -29,7 +29,7 @@ ApiResponse createKey(App& app, ApiRequest& req) {
                            optionalString(body, "deny_list_id", 100)};
   accounts::NewKey wanted{*mode, optionalString(body, "label", 100), permissionsIn(body), fence,
                           optionalString(body, "password", 200)};
-  return ApiResponse::json(201, accounts::createKey(app.db, req.who(), wanted));
+  return ApiResponse::json(201, accounts::createKey(app.db, req.who(), wanted, app.clock.now()));
 }
 
 ApiResponse listKeys(App& app, ApiRequest& req) {

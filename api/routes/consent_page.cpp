@@ -51,6 +51,7 @@ struct Words {
   const char* revoke_later;
   const char* unverified;
   const char* identified_by;
+  const char* locked;  // {minutes}
 };
 
 constexpr Words kEnglish = {
@@ -72,6 +73,7 @@ constexpr Words kEnglish = {
     "Unverified app: it registered itself, and its name is only what it says about itself. "
     "Approve it only if you started this connection from an app you trust.",
     "This app is identified by the address of its description:",
+    "Too many wrong passwords for this account. Try again in {} min.",
 };
 
 constexpr Words kFrench = {
@@ -94,6 +96,7 @@ constexpr Words kFrench = {
     "dit d'elle-même. Approuvez-la seulement si vous avez lancé cette connexion depuis une "
     "application de confiance.",
     "Cette application est identifiée par l'adresse de sa description :",
+    "Trop de mots de passe erronés pour ce compte. Réessayez dans {} min.",
 };
 
 const char* letterWords(char letter, Language language) {
@@ -166,7 +169,10 @@ std::string renderConsentPage(const ConsentPage& page, Language language) {
                         escaped(page.client_id));
   body += fmt::format("<p>{} <span class=\"uri\">{}</span></p>\n", words.returns_to,
                       escaped(page.redirect_uri));
-  if (page.wrong_credentials)
+  if (page.locked_for_minutes)
+    body += fmt::format("<p class=\"problem\" role=\"alert\">{}</p>\n",
+                        fmt::format(fmt::runtime(words.locked), *page.locked_for_minutes));
+  else if (page.wrong_credentials)
     body += fmt::format("<p class=\"problem\" role=\"alert\">{}</p>\n", words.wrong);
   body += "<form method=\"post\" action=\"/oauth/authorize\">\n";
   body += hiddenFields(page.request, page.csrf_token);

@@ -21,6 +21,7 @@ struct ConsentPage {
   std::string email;  // kept when the form is shown again
   bool wrong_credentials = false;
   bool self_registered = false;           // shown as unverified
+  std::optional<int> locked_for_minutes;  // too many wrong passwords for the account
 };
 
 std::string renderConsentPage(const ConsentPage& page, Language language);

@@ -187,14 +187,16 @@ ApiResponse takeConsent(App& app, ApiRequest& req) {
     if (!mode) throw ApiError(ErrorCode::OAUTH_INVALID_REQUEST, {{"parameter", "mode"}});
     oauth::Approval approval{req.form["email"], req.form["password"], *mode,
                              tickedPermissions(req.form)};
-    auto code = oauth::approve(app.db, request, approval, app.clock.now());
-    if (!code) {
+    oauth::Approved approved = oauth::approve(app.db, request, approval, app.clock.now());
+    if (!approved.code) {
       ConsentPage again = consentPageFor(request, parameters, presented->second);
       again.email = approval.email;
       again.wrong_credentials = true;
+      if (approved.locked_for)
+        again.locked_for_minutes = static_cast<int>((approved.locked_for->count() + 59) / 60);
       return page(200, renderConsentPage(again, req.language));
     }
-    return backToClient(app.config, request, {{"code", *code}});
+    return backToClient(app.config, request, {{"code", *approved.code}});
   });
 }
 

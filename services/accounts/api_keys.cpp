@@ -7,6 +7,7 @@
 #include "domain/errors.h"
 #include "domain/ids.h"
 #include "domain/ownership.h"
+#include "services/accounts/password_guard.h"
 
 namespace smsgw::accounts {
 namespace {
@@ -53,16 +54,13 @@ void requireOwnLists(soci::session& sql, const std::string& account_id, const Ke
   }
 }
 
-// Broader permissions than the caller's need the account password (a step-up).
-void checkEscalation(soci::session& sql, const Caller& caller, const Permissions& wanted,
-                     const std::optional<std::string>& password) {
+// Broader permissions than the caller's need the account password (a step-up), counted
+// against the account like every password (password_guard.h). It takes a connection of its own:
+// call it holding none.
+void checkEscalation(db::Database& db, const Caller& caller, const Permissions& wanted,
+                     const std::optional<std::string>& password, TimePoint now) {
   if (wanted.isSubsetOf(caller.permissions)) return;
-  if (password) {
-    std::string hash;
-    sql << "SELECT password_hash FROM accounts WHERE id = :id", soci::use(caller.account_id),
-        soci::into(hash);
-    if (crypto::verifyPassword(*password, hash)) return;
-  }
+  if (password && isAccountPassword(db, caller.account_id, *password, now)) return;
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
 
@@ -104,13 +102,14 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
   return *resource;
 }
 
-nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted) {
+nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,
+                         TimePoint now) {
   if (caller.fenced) throw ApiError(ErrorCode::KEY_FENCED);
   if (wanted.mode == KeyMode::Live && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   Permissions permissions = wanted.permissions.value_or(caller.permissions);
+  checkEscalation(db, caller, permissions, wanted.password, now);
   db::Session sql(db);
   soci::transaction tx(*sql);
-  checkEscalation(*sql, caller, permissions, wanted.password);
   requireOwnLists(*sql, caller.account_id, wanted.fence);
   nlohmann::json key =
       insertApiKey(*sql, caller.account_id, wanted.mode, wanted.label, permissions, wanted.fence);
@@ -130,9 +129,11 @@ nlohmann::json listKeys(db::Database& db, const Caller& caller) {
 
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now) {
-  db::Session sql(db);
-  soci::transaction tx(*sql);
-  auto key = loadKey(*sql, id);
+  std::optional<StoredKey> key;
+  {
+    db::Session read(db);
+    key = loadKey(*read, id);
+  }
   requireOwnedBy(key ? std::optional(key->account_id) : std::nullopt, caller.account_id);
   if (caller.fenced && id != caller.key_id) throw ApiError(ErrorCode::KEY_FENCED);
   if (key->mode == "LIVE" && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
@@ -142,7 +143,10 @@ nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::stri
 
   Permissions permissions =
       rotation.permissions.value_or(Permissions::fromJson(nlohmann::json::parse(key->permissions)));
-  checkEscalation(*sql, caller, permissions, rotation.password);
+  checkEscalation(db, caller, permissions, rotation.password, now);
+  // A rotation that raced this one since the read is caught below: only one revokes the key.
+  db::Session sql(db);
+  soci::transaction tx(*sql);
   std::optional<std::string> label =
       key->label_ind == soci::i_ok ? std::optional(key->label) : std::nullopt;
   if (rotation.label) label = rotation.label;

@@ -46,8 +46,10 @@ struct NewKey {
   std::optional<std::string> password;  // the step-up for broader permissions
 };
 // The new key with its secret. Throws ApiError KEY_FENCED, LIVE_KEY_REQUIRED,
-// PERMISSION_ESCALATION, or CONTACT_LIST_NOT_FOUND (403 FORBIDDEN for another account's list).
-nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted);
+// PERMISSION_ESCALATION, RATE_LIMITED (the step-up's password locked) or CONTACT_LIST_NOT_FOUND
+// (403 FORBIDDEN for another account's list).
+nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,
+                         TimePoint now);
 // The account's user keys not revoked, newest first.
 nlohmann::json listKeys(db::Database& db, const Caller& caller);
 
@@ -57,8 +59,8 @@ struct KeyRotation {
   std::optional<std::string> password;
 };
 // The replacement with its secret; the old key is revoked. Throws ApiError KEY_FENCED (another
-// key), LIVE_KEY_REQUIRED, CONFLICT (revoked, session_key, oauth_grant, raced) or
-// PERMISSION_ESCALATION.
+// key), LIVE_KEY_REQUIRED, CONFLICT (revoked, session_key, oauth_grant, raced),
+// PERMISSION_ESCALATION or RATE_LIMITED (the step-up's password locked).
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now);
 // Revoking a key an OAuth connection holds ends the connection too: its refresh token can make

@@ -7,6 +7,7 @@
 #include "domain/errors.h"
 #include "domain/oauth_scope.h"
 #include "domain/pkce.h"
+#include "services/accounts/password_guard.h"
 
 namespace smsgw::oauth {
 namespace {
@@ -67,23 +68,21 @@ void checkRequestParameters(AuthorizationRequest& request,
     throw ApiError(ErrorCode::OAUTH_INVALID_TARGET, {{"resource", *request.resource}});
 }
 
-std::optional<std::string> approve(db::Database& db, const AuthorizationRequest& request,
-                                   const Approval& approval, TimePoint now) {
+Approved approve(db::Database& db, const AuthorizationRequest& request, const Approval& approval,
+                 TimePoint now) {
   if (!approval.permissions.isSubsetOf(request.requested) || approval.permissions.toJson().empty())
     throw ApiError(ErrorCode::OAUTH_INVALID_SCOPE);
-  db::Session sql(db);
-  std::string account_id, password_hash, status;
-  *sql << "SELECT id, password_hash, status FROM accounts WHERE lower(email) = lower(:email)",
-      soci::use(approval.email), soci::into(account_id), soci::into(password_hash),
-      soci::into(status);
-  bool found = sql->got_data();
-  // The hash runs for an unknown address too, so timing does not tell which addresses exist.
-  static const std::string kStandIn = crypto::hashPassword("no account has this password");
-  bool matches = crypto::verifyPassword(approval.password, found ? password_hash : kStandIn);
-  if (!found || !matches) return std::nullopt;
+  accounts::PasswordCheck owner =
+      accounts::checkOwnerPassword(db, approval.email, approval.password, now);
+  if (owner.outcome == accounts::PasswordCheck::Outcome::Locked)
+    return {std::nullopt, owner.retry_after};
+  if (owner.outcome != accounts::PasswordCheck::Outcome::Matches) return {};
+  const std::string& account_id = owner.account_id;
+  const std::string& status = owner.account_status;
   if (status == "SUSPENDED" || status == "CLOSED")
     throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED, {{"reason", "account_" + status}});
 
+  db::Session sql(db);
   std::string code = "moc_" + crypto::hex(crypto::randomBytes(32));
   std::string code_hash = crypto::sha256Hex(code), mode(toString(approval.mode));
   std::string permissions = approval.permissions.toJson().dump(), at = formatIso(now);
@@ -97,7 +96,7 @@ std::optional<std::string> approve(db::Database& db, const AuthorizationRequest&
       soci::use(code_hash), soci::use(request.client.id), soci::use(account_id), soci::use(mode),
       soci::use(permissions), soci::use(resource, resource_ind), soci::use(request.redirect_uri),
       soci::use(request.code_challenge), soci::use(at), soci::use(life);
-  return code;
+  return {code, std::nullopt};
 }
 
 }  // namespace smsgw::oauth

@@ -3,6 +3,7 @@
 // again when its form comes back (the form carries the request, so nothing is kept between
 // the two), then turned into a single-use code when the account owner approves.
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,10 +51,16 @@ struct Approval {
   Permissions permissions;  // what the owner ticked: never more than the request's scope
 };
 
-// The code for an approval, or nothing when the email and password do not match an account.
-// Throws ApiError OAUTH_INVALID_SCOPE (more than requested) or OAUTH_ACCESS_DENIED (a suspended
-// or closed account).
-std::optional<std::string> approve(db::Database& db, const AuthorizationRequest& request,
-                                   const Approval& approval, TimePoint now);
+struct Approved {
+  std::optional<std::string> code;  // none: the email and password do not match an account
+  // Too many wrong passwords for that email (services/accounts/password_guard.h): the password
+  // was not even checked; it may be tried again after this.
+  std::optional<std::chrono::seconds> locked_for;
+};
+
+// The code for an approval. Throws ApiError OAUTH_INVALID_SCOPE (more than requested) or
+// OAUTH_ACCESS_DENIED (a suspended or closed account).
+Approved approve(db::Database& db, const AuthorizationRequest& request, const Approval& approval,
+                 TimePoint now);
 
 }  // namespace smsgw::oauth

@@ -94,6 +94,59 @@ TEST(OAuthHardening, StrangersWaitingOnADeadServerHoldNothingAnAccountNeeds) {
   EXPECT_EQ(dead_server.received(), fetches);
 }
 
+// Item 4: 24 wrong passwords from one address and the right one from the next gave a code.
+// Wrong passwords are counted per account now, from any address: after five the password is not
+// even checked for a while, and an email no account has is treated the same.
+TEST(OAuthHardening, WrongPasswordsLockTheAccountsConsentWhateverTheAddress) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  OAuthClient client(api);
+  for (int i = 0; i < 5; ++i) {
+    Reply wrong = client.submit(client.open(), owner, {{"password", "not the password"}});
+    ASSERT_EQ(wrong.status, 200) << "try " << i << ": " << wrong.raw_body;
+    EXPECT_NE(wrong.raw_body.find("do not match an account"), std::string::npos);
+  }
+  Reply right = client.submit(client.open(), owner);
+  EXPECT_EQ(right.status, 200) << "the right password after five wrong ones gave a code";
+  EXPECT_TRUE(right.header("location").empty());
+  EXPECT_NE(right.raw_body.find("Too many wrong passwords"), std::string::npos) << right.raw_body;
+
+  // An unknown email locks alike, so a lock does not tell that an email exists.
+  TestAccount nobody = owner;
+  nobody.email = "nobody-" + uniqueSuffix() + "@example.ca";
+  for (int i = 0; i < 5; ++i) client.submit(client.open(), nobody, {{"password", "guess"}});
+  EXPECT_NE(client.submit(client.open(), nobody).raw_body.find("Too many wrong passwords"),
+            std::string::npos);
+}
+
+// Item 4, the step-up: a stolen narrow key guessing the owner's password meets the same count.
+TEST(OAuthHardening, WrongStepUpPasswordsLockTheAccount) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  nlohmann::json broader = {{"mode", "TEST"},
+                            {"permissions", {{"messages", "rwmd"}, {"api_keys", "rwmd"}}}};
+  Reply narrow = api.call("POST", "/v1/api-keys", bearer(owner.test_key),
+                          {{"mode", "TEST"}, {"permissions", {{"api_keys", "w"}}}});
+  ASSERT_EQ(narrow.status, 201) << narrow.raw_body;
+  std::string stolen = narrow.body["key"];
+  for (int i = 0; i < 5; ++i) {
+    nlohmann::json guess = broader;
+    guess["password"] = "guess " + std::to_string(i);
+    EXPECT_EQ(api.call("POST", "/v1/api-keys", bearer(stolen), guess).body["code"],
+              "PERMISSION_ESCALATION");
+  }
+  nlohmann::json right = broader;
+  right["password"] = owner.password;
+  Reply locked = api.call("POST", "/v1/api-keys", bearer(stolen), right);
+  EXPECT_EQ(locked.status, 429) << locked.raw_body;
+  EXPECT_EQ(locked.body["details"]["reason"], "password_locked");
+  EXPECT_FALSE(locked.header("retry-after").empty());
+  // And the consent page counts the same failures: the owner's right password waits too.
+  OAuthClient client(api);
+  EXPECT_NE(client.submit(client.open(), owner).raw_body.find("Too many wrong passwords"),
+            std::string::npos);
+}
+
 // Item 5: the fetch's error named what answered at an internal address ("Couldn't connect",
 // "Server returned nothing", "too large"): one reason for every failure now.
 TEST(OAuthHardening, MetadataFetchFailuresAllReadAlike) {

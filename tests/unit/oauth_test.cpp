@@ -102,3 +102,26 @@ TEST(ConsentPage, WhatAClientChoseIsEscaped) {
   EXPECT_NE(french.find("lang=\"fr\""), std::string::npos);
   EXPECT_NE(french.find("Approuver"), std::string::npos);
 }
+
+// Issue 34, items 4 and 6: a self-registered client is shown as unverified, a metadata
+// document's by its address; a locked account's page says so in the reader's language.
+TEST(ConsentPage, SaysWhetherTheClientIsVerifiedAndWhenTheAccountIsLocked) {
+  api::ConsentPage page;
+  page.client_name = "Agenda Bot";
+  page.client_id = "dcr_x";
+  page.self_registered = true;
+  page.requested = *permissionsOfScope("messages:rw");
+  std::string html = api::renderConsentPage(page, Language::English);
+  EXPECT_NE(html.find("id=\"unverified\""), std::string::npos);
+  page.self_registered = false;
+  page.client_id = "https://app.example/client.json";
+  html = api::renderConsentPage(page, Language::English);
+  EXPECT_EQ(html.find("id=\"unverified\""), std::string::npos);
+  EXPECT_NE(html.find("https://app.example/client.json"), std::string::npos);
+  page.wrong_credentials = true;
+  page.locked_for_minutes = 2;
+  EXPECT_NE(api::renderConsentPage(page, Language::English).find("Try again in 2 min."),
+            std::string::npos);
+  EXPECT_NE(api::renderConsentPage(page, Language::French).find("Réessayez dans 2 min."),
+            std::string::npos);
+}
