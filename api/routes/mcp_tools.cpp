@@ -135,7 +135,7 @@ std::vector<McpTool> buildTools() {
            "Texts a one-time code to a number, to prove its owner has it. Costs {verification} "
            "cents CAD with a LIVE connection; free with TEST.",
            object({{"phone_number", phone("the number to verify")},
-                   {"app_name", {{"type", "string"}, {"maxLength", 40}}},
+                   {"app_name", {{"type", "string"}, {"maxLength", 30}}},
                    {"code_length", {{"type", "integer"}, {"minimum", 4}, {"maximum", 10}}}},
                   {"phone_number"}),
            "POST", "/v1/verifications", false));

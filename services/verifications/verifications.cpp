@@ -9,6 +9,8 @@
 #include "db/ledger.h"
 #include "db/outbox.h"
 #include "domain/crypto.h"
+#include "domain/destinations.h"
+#include "domain/display_name.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
 #include "services/messaging/lifecycle.h"
@@ -126,6 +128,19 @@ void checkNewCode(const Caller& caller, const NewVerification& request, const St
   if (s.opted_out) throw ApiError(ErrorCode::OPT_OUT_BLOCKED, {{"reason", "OPT_OUT"}});
 }
 
+// The app_name goes into a text sent without the recipient's consent: it may name a brand and
+// nothing more. The send's own content checks come first, so a link shortener is refused here
+// with the code /v1/messages gives it.
+void checkAppName(const std::optional<std::string>& app_name) {
+  if (!app_name) return;
+  if (auto shortener = findLinkShortener(*app_name))
+    throw ApiError(ErrorCode::LINK_SHORTENER_BLOCKED, {{"domain", *shortener}});
+  if (!isBrandName(*app_name))
+    throw validationError("app_name",
+                          "must be a brand name: letters, digits, spaces and & ' - . (no link, "
+                          "no message)");
+}
+
 std::string codeText(const std::optional<std::string>& app_name, const std::string& code) {
   if (app_name) {
     return fmt::format(
@@ -165,6 +180,7 @@ std::string queueCodeText(soci::session& sql, const Caller& caller, const std::s
 
 nlohmann::json startVerification(const VerificationServices& services, const Caller& caller,
                                  const NewVerification& request) {
+  checkAppName(request.app_name);
   const TimePoint now = services.clock.now();
   bool platform_sender = !request.from;
   std::string from = request.from ? request.from->str() : services.settings.platform_sender;

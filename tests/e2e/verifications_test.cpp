@@ -269,3 +269,33 @@ TEST_F(Verifications, LiveCodesNeedAPaidVerifiedAccountAndAKeyThatMayReachTheNum
   EXPECT_EQ(start(fenced.body["key"], {{"phone_number", randomSubscriber("416")}}).body["code"],
             "ALLOW_LIST_BLOCKED");
 }
+
+// Issue 34, item 3: app_name went into a LIVE text sent without consent, so it carried any
+// message ("SALE 50% bit.ly/x: your verification code is …"). It names a brand now: the send's
+// link-shortener check runs on it, and anything but a brand's characters is refused, before
+// anything is charged or texted.
+TEST_F(Verifications, AnAppNameNamesABrandAndCarriesNoMessage) {
+  TestAccount account = readyToBuy(api, 1000);
+  std::string number = buyNumber(api, account, "418")["phone_number"];
+  long long before = balanceOf(api, account);
+  std::string phone = randomSubscriber("418");
+  Reply shortened =
+      start(account.live_key,
+            {{"phone_number", phone}, {"from", number}, {"app_name", "SALE 50% bit.ly/x"}});
+  EXPECT_EQ(shortened.status, 422) << shortened.raw_body;
+  EXPECT_EQ(shortened.body["code"], "LINK_SHORTENER_BLOCKED");
+  for (const char* name : {"Visit shop.example", "SALE 50% OFF", "Call 5145550100!",
+                           "Promo: https://x.example", "Two  spaces", " Leading"}) {
+    Reply refused =
+        start(account.live_key, {{"phone_number", phone}, {"from", number}, {"app_name", name}});
+    EXPECT_EQ(refused.status, 422) << name << ": " << refused.raw_body;
+    EXPECT_EQ(refused.body["code"], "VALIDATION_ERROR") << name;
+    EXPECT_EQ(refused.body["details"][0]["field"], "app_name") << name;
+  }
+  EXPECT_EQ(balanceOf(api, account), before) << "a refused verification charges nothing";
+  EXPECT_TRUE(sim.call("GET", "/sim/messages?to=" + encodedNumber(phone)).body["data"].empty());
+  for (const char* name : {"Érable Inc.", "A&W", "L'Oréal", "Co-op 24", "St. Hubert"}) {
+    Reply started = start(account.test_key, {{"phone_number", phone}, {"app_name", name}});
+    EXPECT_EQ(started.status, 201) << name << ": " << started.raw_body;
+  }
+}
