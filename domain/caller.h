@@ -25,6 +25,10 @@ struct Caller {
   // An OAuth access token's resource (RFC 8707), which it serves alone; unset: any (a key made
   // with POST /v1/api-keys, or a connection approved for the whole API).
   std::optional<std::string> resource;
+  // The OAuth grant whose access token this key is; unset: a key the owner made. What a grant's
+  // token registers (webhook endpoints) belongs to the grant and ends with it, and it may not
+  // make keys at all (docs/oauth.md "What a connection can leave behind").
+  std::optional<std::string> oauth_grant_id;
 
   bool live() const { return mode == KeyMode::Live; }
   bool operator==(const Caller&) const = default;

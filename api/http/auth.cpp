@@ -32,6 +32,8 @@ KeyRow parseKeyRow(const std::string& json_text) {
     key.caller.requests_per_second = row.at("requests_per_second").get<int>();
   if (row.contains("resource") && !row.at("resource").is_null())
     key.caller.resource = row.at("resource").get<std::string>();
+  if (row.contains("oauth_grant_id") && !row.at("oauth_grant_id").is_null())
+    key.caller.oauth_grant_id = row.at("oauth_grant_id").get<std::string>();
   key.revoked = row.at("revoked") != 0;
   key.stale = row.at("stale") != 0;
   return key;

@@ -64,6 +64,14 @@ void checkEscalation(db::Database& db, const Caller& caller, const Permissions& 
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
 
+// A connected app's token is a key already, with the grant's permissions and its end. Another
+// key it made would outlive the grant, and a key it rotated would hand it that key's new
+// secret: it may do neither (docs/oauth.md "What a connection can leave behind").
+void refuseGrantTokens(const Caller& caller) {
+  if (caller.oauth_grant_id)
+    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "oauth_token_cannot_make_keys"}});
+}
+
 }  // namespace
 
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
@@ -104,6 +112,7 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
 
 nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,
                          TimePoint now) {
+  refuseGrantTokens(caller);
   if (caller.fenced) throw ApiError(ErrorCode::KEY_FENCED);
   if (wanted.mode == KeyMode::Live && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   Permissions permissions = wanted.permissions.value_or(caller.permissions);
@@ -129,6 +138,7 @@ nlohmann::json listKeys(db::Database& db, const Caller& caller) {
 
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now) {
+  refuseGrantTokens(caller);
   std::optional<StoredKey> key;
   {
     db::Session read(db);
@@ -211,11 +221,15 @@ void revokeKey(db::Database& db, const Caller& caller, const std::string& id, Ti
           "NULL RETURNING 1",
       soci::use(at), soci::use(id), soci::into(revoked);
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
-  if (key->oauth)
-    *sql << "UPDATE oauth_grants SET revoked_at = :now::timestamptz, revoked_because = "
-            "'key_revoked' WHERE id = (SELECT oauth_grant_id FROM api_keys WHERE id = :id) "
-            "AND revoked_at IS NULL",
-        soci::use(at), soci::use(id);
+  if (key->oauth) {
+    // The whole connection ends with its key: its refresh token and what it registered.
+    std::string grant_id, because = "key_revoked";
+    int ended = 0;
+    *sql << "SELECT oauth_grant_id FROM api_keys WHERE id = :id", soci::use(id),
+        soci::into(grant_id);
+    *sql << "SELECT end_oauth_grant(:grant, :because, :now::timestamptz)", soci::use(grant_id),
+        soci::use(because), soci::use(at), soci::into(ended);
+  }
   tx.commit();
 }
 

@@ -46,8 +46,9 @@ struct NewKey {
   std::optional<std::string> password;  // the step-up for broader permissions
 };
 // The new key with its secret. Throws ApiError KEY_FENCED, LIVE_KEY_REQUIRED,
-// PERMISSION_ESCALATION, RATE_LIMITED (the step-up's password locked) or CONTACT_LIST_NOT_FOUND
-// (403 FORBIDDEN for another account's list).
+// PERMISSION_ESCALATION, RATE_LIMITED (the step-up's password locked), CONTACT_LIST_NOT_FOUND
+// (403 FORBIDDEN for another account's list), or FORBIDDEN oauth_token_cannot_make_keys (a
+// connected app's token).
 nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,
                          TimePoint now);
 // The account's user keys not revoked, newest first.
@@ -60,11 +61,12 @@ struct KeyRotation {
 };
 // The replacement with its secret; the old key is revoked. Throws ApiError KEY_FENCED (another
 // key), LIVE_KEY_REQUIRED, CONFLICT (revoked, session_key, oauth_grant, raced),
-// PERMISSION_ESCALATION or RATE_LIMITED (the step-up's password locked).
+// PERMISSION_ESCALATION, RATE_LIMITED (the step-up's password locked) or FORBIDDEN
+// oauth_token_cannot_make_keys.
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,
                          const KeyRotation& rotation, TimePoint now);
 // Revoking a key an OAuth connection holds ends the connection too: its refresh token can make
-// no new key.
+// no new key, and the endpoints it registered are deleted.
 void revokeKey(db::Database& db, const Caller& caller, const std::string& id, TimePoint now);
 
 // PATCH: what is given changes; a list id given as null clears that list.

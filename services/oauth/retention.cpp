@@ -26,4 +26,13 @@ int pruneSpent(soci::session& sql) {
   return codes + tokens + clients;
 }
 
+int endExpiredGrants(soci::session& sql, TimePoint now) {
+  std::string at = formatIso(now);
+  int ended = 0;
+  sql << "SELECT coalesce(sum(end_oauth_grant(id, 'expired', :now::timestamptz)), 0)::int FROM "
+         "oauth_grants WHERE revoked_at IS NULL AND refresh_expires_at <= :now2::timestamptz",
+      soci::use(at), soci::use(at), soci::into(ended);
+  return ended;
+}
+
 }  // namespace smsgw::oauth

@@ -5,9 +5,16 @@
 
 #include <soci/session.h>
 
+#include "domain/clock.h"
+
 namespace smsgw::oauth {
 
 // Returns how many rows went. Safe to run from any number of processes.
 int pruneSpent(soci::session& sql);
+
+// Grants whose refresh token expired unused end as a revocation ends them
+// (db/functions/end_oauth_grant.sql): the endpoints their tokens registered are deleted. Returns
+// how many ended.
+int endExpiredGrants(soci::session& sql, TimePoint now);
 
 }  // namespace smsgw::oauth

@@ -31,15 +31,13 @@ ApiError invalidGrant(const char* reason) {
   return ApiError(ErrorCode::OAUTH_INVALID_GRANT, {{"reason", reason}});
 }
 
-// Ends a grant: its refresh token and every key it holds stop working in this transaction.
+// Ends a grant: its refresh token, every key it holds and every endpoint it registered stop in
+// this transaction (db/functions/end_oauth_grant.sql).
 void revokeGrant(soci::session& sql, const std::string& grant_id, const std::string& because,
                  const std::string& at) {
-  sql << "UPDATE oauth_grants SET revoked_at = :now::timestamptz, revoked_because = :because "
-         "WHERE id = :id AND revoked_at IS NULL",
-      soci::use(at), soci::use(because), soci::use(grant_id);
-  sql << "UPDATE api_keys SET revoked_at = :now::timestamptz WHERE oauth_grant_id = :id AND "
-         "revoked_at IS NULL",
-      soci::use(at), soci::use(grant_id);
+  int ended = 0;
+  sql << "SELECT end_oauth_grant(:id, :because, :now::timestamptz)", soci::use(grant_id),
+      soci::use(because), soci::use(at), soci::into(ended);
 }
 
 struct Grant {

@@ -19,12 +19,23 @@ constexpr const char* kWebhookJson = "SELECT api_webhook(w)::text FROM webhooks 
 // Deactivation by the user, as opposed to the delivery rules (a streak summary, SSRF_BLOCKED).
 constexpr const char* kDisabledByUser = "DISABLED_BY_USER";
 
-void requireManageable(soci::session& sql, const Caller& caller, const std::string& id) {
-  std::string owner, mode;
-  sql << "SELECT account_id, mode FROM webhooks WHERE id = :id AND deleted_at IS NULL",
-      soci::use(id), soci::into(owner), soci::into(mode);
+enum class Access { Read, Change };
+
+// A connected app's token changes only the endpoints its own connection registered: re-pointed
+// at the app, an owner's endpoint would go on sending it the account's events after the
+// connection ends (docs/oauth.md "What a connection can leave behind").
+void requireManageable(soci::session& sql, const Caller& caller, const std::string& id,
+                       Access access = Access::Read) {
+  std::string owner, mode, grant;
+  soci::indicator grant_ind = soci::i_null;
+  sql << "SELECT account_id, mode, oauth_grant_id FROM webhooks WHERE id = :id AND "
+         "deleted_at IS NULL",
+      soci::use(id), soci::into(owner), soci::into(mode), soci::into(grant, grant_ind);
   requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, caller.account_id);
   if (!caller.live() && mode != "TEST") throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
+  if (access == Access::Change && caller.oauth_grant_id &&
+      (grant_ind != soci::i_ok || grant != *caller.oauth_grant_id))
+    throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "endpoint_of_another_connection"}});
 }
 
 void reactivate(soci::session& sql, const std::string& id) {
@@ -58,10 +69,13 @@ nlohmann::json registerEndpoint(db::Database& db, const Caller& caller, const st
     throw ApiError(ErrorCode::WEBHOOK_LIMIT_REACHED, {{"limit", kMaxEndpoints}});
   std::string id = newId("wh"), secret = newWebhookSecret(), event_names = events.dump();
   std::string mode(toString(caller.mode));  // what the endpoint will receive
-  *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret, mode) VALUES (:id, "
-          ":a, :url, :events::jsonb, :s, :mode)",
+  // Registered by a connected app: it belongs to the connection and ends with it.
+  std::string grant = caller.oauth_grant_id.value_or("");
+  soci::indicator grant_ind = caller.oauth_grant_id ? soci::i_ok : soci::i_null;
+  *sql << "INSERT INTO webhooks (id, account_id, url, events, signing_secret, mode, "
+          "oauth_grant_id) VALUES (:id, :a, :url, :events::jsonb, :s, :mode, :grant)",
       soci::use(id), soci::use(caller.account_id), soci::use(url), soci::use(event_names),
-      soci::use(secret), soci::use(mode);
+      soci::use(secret), soci::use(mode), soci::use(grant, grant_ind);
   auto webhook = queryJson(*sql, kWebhookJson, id);
   tx.commit();
   (*webhook)["signing_secret"] = secret;
@@ -87,7 +101,7 @@ nlohmann::json changeEndpoint(db::Database& db, const Caller& caller, const std:
                               const EndpointChange& change, TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
-  requireManageable(*sql, caller, id);
+  requireManageable(*sql, caller, id, Access::Change);
   if (change.url) {
     *sql << "UPDATE webhooks SET url = :u WHERE id = :id", soci::use(*change.url), soci::use(id);
   }
@@ -105,7 +119,7 @@ nlohmann::json changeEndpoint(db::Database& db, const Caller& caller, const std:
 
 nlohmann::json reactivateEndpoint(db::Database& db, const Caller& caller, const std::string& id) {
   db::Session sql(db);
-  requireManageable(*sql, caller, id);
+  requireManageable(*sql, caller, id, Access::Change);
   reactivate(*sql, id);
   return *queryJson(*sql, kWebhookJson, id);
 }
@@ -114,7 +128,7 @@ nlohmann::json rotateEndpointSecret(db::Database& db, const Caller& caller, cons
                                     TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
-  requireManageable(*sql, caller, id);
+  requireManageable(*sql, caller, id, Access::Change);
   std::string secret = newWebhookSecret(), at = formatIso(now);
   *sql << "UPDATE webhooks SET previous_secret = signing_secret, previous_secret_expires_at = "
           ":now::timestamptz + interval '24 hours', signing_secret = :s, "
@@ -129,7 +143,7 @@ nlohmann::json rotateEndpointSecret(db::Database& db, const Caller& caller, cons
 void deleteEndpoint(db::Database& db, const Caller& caller, const std::string& id, TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
-  requireManageable(*sql, caller, id);
+  requireManageable(*sql, caller, id, Access::Change);
   std::string at = formatIso(now);
   *sql << "UPDATE webhooks SET deleted_at = :now::timestamptz, active = false WHERE id = :id AND "
           "deleted_at IS NULL",

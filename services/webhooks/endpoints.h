@@ -3,7 +3,9 @@
 // signing secret is shown once), read, list, change, delete, reactivate, rotate the secret, and
 // the endpoint's attempts and unreplayed dead letters. Every function checks the endpoint is
 // the caller's (404, or 403 for another account's) and one a TEST key may manage: a TEST key
-// manages only the endpoints TEST keys registered (DESIGN.md "Modes and platform texts").
+// manages only the endpoints TEST keys registered (DESIGN.md "Modes and platform texts"). An
+// endpoint a connected app's token registers belongs to its OAuth grant and is deleted when the
+// grant ends; such a token changes no other endpoint (403 FORBIDDEN).
 // Resources come back as the API renders them (the SQL function api_webhook).
 
 #include <nlohmann/json.hpp>

@@ -50,6 +50,88 @@ int closedLoopbackPort() {
 
 }  // namespace
 
+// Issue 34, item 1: a grant's token made an ordinary key that kept working after the grant was
+// revoked. It may make no key at all now, nor rotate one (which would hand it a standing key's
+// new secret).
+TEST(OAuthHardening, AConnectedAppCannotMakeOrRotateKeys) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  OAuthClient client(api);
+  client.request["scope"] = "api_keys:rwmd account:r";
+  nlohmann::json tokens = client.connect(owner);
+  std::string access = tokens["access_token"];
+  ASSERT_EQ(tokens["scope"], "account:r api_keys:rwmd");
+
+  Reply minted = api.call("POST", "/v1/api-keys", bearer(access), {{"mode", "TEST"}});
+  EXPECT_EQ(minted.status, 403) << minted.raw_body;
+  EXPECT_EQ(minted.body["code"], "FORBIDDEN");
+  EXPECT_EQ(minted.body["details"]["reason"], "oauth_token_cannot_make_keys");
+
+  Reply owners_keys = api.call("GET", "/v1/api-keys", bearer(access));
+  ASSERT_EQ(owners_keys.status, 200) << owners_keys.raw_body;
+  std::string owner_key_id;
+  for (const auto& key : owners_keys.body["data"])
+    if (!key.value("oauth_grant", false) && key["mode"] == "TEST") owner_key_id = key["id"];
+  ASSERT_FALSE(owner_key_id.empty());
+  Reply rotated =
+      api.call("POST", "/v1/api-keys/" + owner_key_id + "/rotate", bearer(access), nullptr);
+  EXPECT_EQ(rotated.status, 403) << rotated.raw_body;
+  EXPECT_EQ(rotated.body["details"]["reason"], "oauth_token_cannot_make_keys");
+  // The owner's key still works: nothing was rotated.
+  EXPECT_EQ(api.call("GET", "/v1/accounts/me", bearer(owner.test_key)).status, 200);
+}
+
+// Item 1, webhooks: an endpoint a grant's token registered kept receiving the account's events
+// after the grant ended. It belongs to the grant now and ends with it, however the grant ends;
+// an endpoint the owner made cannot be re-pointed by the app.
+TEST(OAuthHardening, WebhooksAConnectedAppRegisteredEndWithItsConnection) {
+  HttpTestClient api(apiUrl());
+  TestAccount owner = signUp(api);
+  WebhookReceiver apps_server, owners_server;
+  Endpoint owners = registerEndpoint(api, owner, owners_server.url());
+
+  for (const char* ending : {"revoke", "delete_key"}) {
+    SCOPED_TRACE(ending);
+    OAuthClient client(api);
+    client.request["scope"] = "webhooks:rwmd messages:rw account:r";
+    nlohmann::json tokens = client.connect(owner);
+    std::string access = tokens["access_token"];
+    Reply made = api.call("POST", "/v1/webhooks", bearer(access),
+                          {{"url", apps_server.url()}, {"events", {"message.queued"}}});
+    ASSERT_EQ(made.status, 201) << made.raw_body;
+    std::string endpoint_id = made.body["id"];
+    // Another's endpoint stays the owner's: re-pointed at the app, it would outlive the grant.
+    Reply repointed = api.call("PATCH", "/v1/webhooks/" + owners.id, bearer(access),
+                               {{"url", apps_server.url()}});
+    EXPECT_EQ(repointed.status, 403) << repointed.raw_body;
+    EXPECT_EQ(repointed.body["details"]["reason"], "endpoint_of_another_connection");
+    EXPECT_EQ(api.call("DELETE", "/v1/webhooks/" + owners.id, bearer(access)).status, 403);
+
+    // While the connection lives, its endpoint receives the account's events.
+    size_t before = apps_server.received();
+    sendTestMessage(api, owner);
+    EXPECT_GT(apps_server.waitFor(before + 1, 30s).size(), before);
+
+    if (std::string(ending) == "revoke") {
+      Reply revoked = postForm(api, "/oauth/revoke",
+                               {{"token", tokens["refresh_token"]}, {"client_id", client.id()}});
+      ASSERT_EQ(revoked.status, 200) << revoked.raw_body;
+    } else {
+      std::string key_id =
+          api.call("GET", "/v1/accounts/me", bearer(access)).body["caller"]["key_id"];
+      ASSERT_EQ(api.call("DELETE", "/v1/api-keys/" + key_id, bearer(owner.test_key)).status, 204);
+    }
+    EXPECT_EQ(api.call("GET", "/v1/webhooks/" + endpoint_id, bearer(owner.test_key)).status, 404);
+    Reply listed = api.call("GET", "/v1/webhooks", bearer(owner.test_key));
+    for (const auto& endpoint : listed.body["data"]) EXPECT_NE(endpoint["id"], endpoint_id);
+
+    // The owner's endpoint gets the next events; the app's gets none of them.
+    size_t apps_before = apps_server.received();
+    deliveriesBeforeMarker(api, owner, owners_server);
+    EXPECT_EQ(apps_server.received(), apps_before);
+  }
+}
+
 // Item 2: eight consent-page requests naming a metadata document on a server that never
 // answers, from two addresses, held every slow-lane thread: an account's MCP call waited
 // seconds behind them. Strangers' requests have a lane of their own now, and a document that

@@ -179,3 +179,40 @@ TEST_F(SqlRulesTest, OAuthRetentionKeepsWhatCanStillMatter) {
   EXPECT_TRUE(ask("SELECT array_agg(token_hash) = '{h_live}' FROM oauth_spent_refresh_tokens"));
   EXPECT_TRUE(ask("SELECT array_agg(id ORDER BY id) = '{dcr_new,dcr_used}' FROM oauth_clients"));
 }
+
+// Issue 34, item 1: a grant whose refresh token expired ends as a revoked one does, and takes
+// its keys and the endpoints its tokens registered with it; a live grant and the owner's own
+// endpoint are untouched.
+TEST_F(SqlRulesTest, AGrantThatExpiredEndsWithItsKeysAndEndpoints) {
+  scratch_.exec(
+      "INSERT INTO oauth_clients (id, kind, client_name, redirect_uris) VALUES "
+      "('dcr_app', 'REGISTERED', 'app', '[]')");
+  scratch_.exec(
+      "INSERT INTO oauth_grants (id, account_id, client_id, mode, permissions, "
+      "refresh_expires_at) VALUES ('ogr_expired', '" +
+      account_ + "', 'dcr_app', 'TEST', '{}', now() - interval '1 minute'), ('ogr_live', '" +
+      account_ + "', 'dcr_app', 'TEST', '{}', now() + interval '20 days')");
+  scratch_.exec(
+      "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, permissions, "
+      "oauth_grant, oauth_grant_id) VALUES ('key_expired', '" +
+      account_ + "', 'h1', 'mk_test_', 'TEST', '{}', true, 'ogr_expired'), ('key_live', '" +
+      account_ + "', 'h2', 'mk_test_', 'TEST', '{}', true, 'ogr_live')");
+  scratch_.exec(
+      "INSERT INTO webhooks (id, account_id, url, events, signing_secret, mode, oauth_grant_id) "
+      "VALUES ('wh_expired', '" +
+      account_ + "', 'https://x.example', '[]', 's', 'TEST', 'ogr_expired'), ('wh_live', '" +
+      account_ + "', 'https://x.example', '[]', 's', 'TEST', 'ogr_live'), ('wh_owner', '" +
+      account_ + "', 'https://x.example', '[]', 's', 'TEST', NULL)");
+  {
+    db::Session sql(database_);
+    EXPECT_EQ(oauth::endExpiredGrants(*sql, std::chrono::system_clock::now()), 1);
+    EXPECT_EQ(oauth::endExpiredGrants(*sql, std::chrono::system_clock::now()), 0);
+  }
+  EXPECT_TRUE(ask("SELECT revoked_because = 'expired' FROM oauth_grants WHERE id = 'ogr_expired'"));
+  EXPECT_TRUE(ask("SELECT revoked_at IS NOT NULL FROM api_keys WHERE id = 'key_expired'"));
+  EXPECT_TRUE(ask("SELECT revoked_at IS NULL FROM api_keys WHERE id = 'key_live'"));
+  EXPECT_TRUE(
+      ask("SELECT array_agg(id ORDER BY id) = '{wh_live,wh_owner}' FROM webhooks WHERE deleted_at "
+          "IS NULL"));
+  EXPECT_TRUE(ask("SELECT NOT active FROM webhooks WHERE id = 'wh_expired'"));
+}

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
     int deleted = 0;
     while (int batch = messaging::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
     if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
+    if (int ended = oauth::endExpiredGrants(*sql, context.clock.now()))
+      spdlog::info("retention: ended {} OAuth connections whose refresh token expired", ended);
     if (int pruned = oauth::pruneSpent(*sql))
       spdlog::info("retention: deleted {} spent OAuth codes, tokens and clients", pruned);
   };
