@@ -237,9 +237,7 @@ worker_started() { is_running "$1" && grep -q "worker ${2:-$1} started" "$LOG_DI
 start_services() {
   local bin="$SMSGW_BUILD_DIR"
   service_env
-  if ! is_running broker; then rm -f "$BOOTSTRAP_FILE"; fi
-  start broker "$bin/ops/smsgw-broker" --bootstrap-file "$BOOTSTRAP_FILE" ${SMSGW_BROKER_ARGS:-}
-  wait_for "the broker" 30 test -s "$BOOTSTRAP_FILE"
+  start_broker
   "$bin/db/smsgw-migrate" >&2
   start carrier-sim "$bin/ops/smsgw-carrier-sim" --host 127.0.0.1 --port "$SIM_PORT"
   start api "$bin/api/smsgw-api"
@@ -331,3 +329,5 @@ print_status() {
   done
   echo "logs: $LOG_DIR"
 }
+
+source "$REPO_ROOT/ops/lib/kafka.sh"
