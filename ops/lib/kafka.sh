@@ -61,8 +61,9 @@ offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 auto.create.topics.enable=false
-# A worker that starts alone gets its partitions at once, not after the default 3 s wait.
-group.initial.rebalance.delay.ms=0
+# An empty group waits 3 s (Kafka's default) for its members before the first assignment, so
+# instances started together form one generation instead of a rebalance behind a busy member.
+group.initial.rebalance.delay.ms=3000
 PROPERTIES
 }
 
