@@ -223,12 +223,11 @@ void revokeKey(db::Database& db, const Caller& caller, const std::string& id, Ti
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
   if (key->oauth) {
     // The whole connection ends with its key: its refresh token and what it registered.
-    std::string grant_id, because = "key_revoked";
+    std::string because = "key_revoked";
     int ended = 0;
-    *sql << "SELECT oauth_grant_id FROM api_keys WHERE id = :id", soci::use(id),
-        soci::into(grant_id);
-    *sql << "SELECT end_oauth_grant(:grant, :because, :now::timestamptz)", soci::use(grant_id),
-        soci::use(because), soci::use(at), soci::into(ended);
+    *sql << "SELECT end_oauth_grant(oauth_grant_id, :because, :now::timestamptz) FROM api_keys "
+            "WHERE id = :id",
+        soci::use(because), soci::use(at), soci::use(id), soci::into(ended);
   }
   tx.commit();
 }

@@ -278,10 +278,7 @@ TEST(OAuthHardening, ClientNamesReadAsWrittenAndSelfRegisteredOnesAreUnverified)
 
   WebhookReceiver host;
   std::string client_id = host.url();
-  host.serveDocument(nlohmann::json({{"client_id", client_id},
-                                     {"client_name", "Document App"},
-                                     {"redirect_uris", {"http://127.0.0.1:7/cb"}}})
-                         .dump(),
+  host.serveDocument(clientDocument(client_id, "Document App", {"http://127.0.0.1:7/cb"}),
                      "no-store");
   Reply document_page = consentPageFor(api, client_id);
   ASSERT_EQ(document_page.status, 200) << document_page.raw_body;
@@ -306,11 +303,7 @@ TEST(OAuthHardening, ADeeplyNestedDocumentIsRefusedWithoutEchoingIt) {
   // A value of a document that parses is not echoed either.
   WebhookReceiver other;
   std::string other_id = other.url();
-  other.serveDocument(nlohmann::json({{"client_id", other_id},
-                                      {"client_name", "Fine"},
-                                      {"redirect_uris", {"javascript:alert('echoed')"}}})
-                          .dump(),
-                      "no-store");
+  other.serveDocument(clientDocument(other_id, "Fine", {"javascript:alert('echoed')"}), "no-store");
   Reply refused = consentPageFor(api, other_id);
   EXPECT_EQ(refused.status, 400);
   EXPECT_EQ(refused.raw_body.find("echoed"), std::string::npos) << refused.raw_body;

@@ -324,10 +324,7 @@ TEST(OAuth, AMetadataDocumentClientIsFetchedAndMustNameItself) {
   TestAccount owner = signUp(api);
   WebhookReceiver host;
   std::string client_id = host.url();
-  host.serveDocument(nlohmann::json({{"client_id", client_id},
-                                     {"client_name", "Document App"},
-                                     {"redirect_uris", {"http://127.0.0.1:7/cb"}}})
-                         .dump(),
+  host.serveDocument(clientDocument(client_id, "Document App", {"http://127.0.0.1:7/cb"}),
                      "max-age=60");
   OAuthClient client = OAuthClient::knownBy(api, client_id, "http://127.0.0.1:7/cb");
   nlohmann::json tokens = client.connect(owner);

@@ -71,6 +71,13 @@ Reply postForm(HttpTestClient& api, const std::string& path, const FormFields& f
   return api.call("POST", path, headers, nullptr, &body);
 }
 
+std::string clientDocument(const std::string& client_id, const std::string& name,
+                           const std::vector<std::string>& redirect_uris) {
+  return nlohmann::json(
+             {{"client_id", client_id}, {"client_name", name}, {"redirect_uris", redirect_uris}})
+      .dump();
+}
+
 std::string queryParameter(const std::string& url, const std::string& name) {
   size_t query = url.find('?');
   if (query == std::string::npos) return "";

@@ -31,6 +31,10 @@ struct ConsentForm {
 // URL and /mcp, which need not be the address the tests reach it by.
 std::string mcpResource(HttpTestClient& api);
 
+// A client id metadata document's text: the client's own URL, a name and its redirect URIs.
+std::string clientDocument(const std::string& client_id, const std::string& name,
+                           const std::vector<std::string>& redirect_uris);
+
 // The query parameter `name` of a URL (a redirect's Location), percent-decoded; "" if absent.
 std::string queryParameter(const std::string& url, const std::string& name);
 
