@@ -10,6 +10,7 @@
 : "${BROKER_PORT:=19092}"  # clients; the controller listens on the next port
 : "${BROKER_HEAP:=512m}"
 : "${SMSGW_CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/smsgw}"
+export SMSGW_CACHE_DIR  # ops/broker/kafka-node reads the jars from it
 KAFKA_POM="$REPO_ROOT/ops/broker/kafka/pom.xml"
 KAFKA_LOG_CONFIG="$REPO_ROOT/ops/broker/kafka/log4j2.properties"
 KAFKA_DIR="$SMSGW_DATA_DIR/kafka"
@@ -42,31 +43,6 @@ kafka_java() {
   java -Xmx256m -Dlog4j2.configurationFile="$KAFKA_LOG_CONFIG" -cp "$(kafka_libs)/*" "$@"
 }
 
-write_kafka_config() {
-  local controller=$((BROKER_PORT + 1))
-  mkdir -p "$KAFKA_DIR"
-  cat > "$KAFKA_DIR/server.properties" <<PROPERTIES
-# Written by ops/lib/kafka.sh at each start.
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$controller
-listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT,CONTROLLER://127.0.0.1:$controller
-advertised.listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$KAFKA_DIR/data
-# One node: every internal topic has one replica. Topics come from the catalogue only.
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-auto.create.topics.enable=false
-# An empty group waits 3 s (Kafka's default) for its members before the first assignment, so
-# instances started together form one generation instead of a rebalance behind a busy member.
-group.initial.rebalance.delay.ms=3000
-PROPERTIES
-}
-
 # kafka_topic NAME PARTITIONS: creates a topic outside the catalogue unless it exists.
 kafka_topic() {
   kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$BROKER_PORT" \
@@ -86,17 +62,20 @@ create_kafka_topics() {
 
 kafka_listens() { (exec 3<>"/dev/tcp/127.0.0.1/$BROKER_PORT") 2>/dev/null; }
 
+# A cluster's id: 16 random bytes in base64url, as Kafka's StorageTool random-uuid gives (not
+# starting with '-', which the tool would read as an option).
+new_cluster_id() {
+  local id="-"
+  while [ "${id:0:1}" = "-" ]; do id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"; done
+  echo "$id"
+}
+
 start_kafka() {
   install_kafka
-  write_kafka_config
-  if [ ! -f "$KAFKA_DIR/data/meta.properties" ]; then
-    log "formatting the Kafka broker's storage in $KAFKA_DIR/data"
-    kafka_java kafka.tools.StorageTool format --config "$KAFKA_DIR/server.properties" \
-      --cluster-id "$(kafka_java kafka.tools.StorageTool random-uuid)" >/dev/null
-  fi
-  start broker java -Xms256m -Xmx"$BROKER_HEAP" -XX:+UseG1GC -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$KAFKA_LOG_CONFIG" -cp "$(kafka_libs)/*" \
-    kafka.Kafka "$KAFKA_DIR/server.properties"
+  [ -f "$KAFKA_DIR/data/meta.properties" ] || log "formatting the Kafka broker's storage in $KAFKA_DIR/data"
+  start broker "$REPO_ROOT/ops/broker/kafka-node" --dir "$KAFKA_DIR" --node-id 1 \
+    --port "$BROKER_PORT" --voters "1@127.0.0.1:$((BROKER_PORT + 1))" \
+    --cluster-id "$(new_cluster_id)" --heap "$BROKER_HEAP"
   wait_for "the Kafka broker" 90 kafka_listens
   wait_for "the catalogue's topics on the Kafka broker" 60 create_kafka_topics
   echo "127.0.0.1:$BROKER_PORT" > "$BOOTSTRAP_FILE"
