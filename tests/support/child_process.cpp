@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <random>
 #include <stdexcept>
 
 extern char** environ;
@@ -91,6 +92,38 @@ void ChildProcess::kill9() {
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
+}
+
+void ChildProcess::signal(int signal) {
+  if (running()) ::kill(pid_, signal);
+}
+
+namespace {
+
+bool canBind(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return free;
+}
+
+}  // namespace
+
+int freeLoopbackPorts(int count) {
+  std::random_device seed;
+  std::mt19937 random(seed());
+  std::uniform_int_distribution<int> first(20000, 32000 - count);
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    int port = first(random);
+    bool all = true;
+    for (int i = 0; i < count && all; ++i) all = canBind(port + i);
+    if (all) return port;
+  }
+  throw std::runtime_error("no free loopback ports");
 }
 
 int freeLoopbackPort() {

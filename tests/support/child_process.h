@@ -29,6 +29,8 @@ class ChildProcess {
   // Its exit status once it has ended by itself, or nullopt if it still runs after `timeout`.
   std::optional<int> waitForExit(std::chrono::milliseconds timeout);
   bool running() const { return pid_ > 0; }
+  // Sends `signal` to the running process (SIGSTOP freezes it, SIGCONT thaws it).
+  void signal(int signal);
 
  private:
   std::string path_;
@@ -42,5 +44,8 @@ class ChildProcess {
 // A port the kernel has just given out as free (bound to port 0, then let go): a process
 // restarted after a kill comes back on it, so it must be fixed for the test's life.
 int freeLoopbackPort();
+// The first of `count` consecutive ports that are free now, below 32768 so that no outgoing
+// connection's ephemeral port takes one while the process that owns it is down.
+int freeLoopbackPorts(int count);
 
 }  // namespace smsgw::testing

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -47,14 +48,14 @@ std::filesystem::path scratchFile(const std::string& run, const std::string& nam
 }  // namespace
 
 PipelineStack::PipelineStack(const std::string& database_url,
-                             std::map<std::string, std::string> settings)
+                             std::map<std::string, std::string> settings, int brokers)
     : run_(crypto::sha256Hex(newId("run")).substr(0, 8)),
-      bootstrap_file_(scratchFile(run_, "kafka.bootstrap").string()),
+      kafka_("stack-" + run_, brokers),
       api_port_(freeLoopbackPort()),
       sim_port_(freeLoopbackPort()) {
   env_ = {{"DATABASE_URL", database_url},
-          {"KAFKA_BROKERS", ""},
-          {"KAFKA_BOOTSTRAP_FILE", bootstrap_file_},
+          {"KAFKA_BROKERS", kafka_.bootstrap()},
+          {"KAFKA_BOOTSTRAP_FILE", ""},
           {"KAFKA_GROUP_PREFIX", "stack" + run_},
           {"API_PORT", std::to_string(api_port_)},
           {"CARRIER_BASE_URL", simUrl()},
@@ -63,7 +64,6 @@ PipelineStack::PipelineStack(const std::string& database_url,
           {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}};
   settings.merge(env_);  // the stack's own addresses win
   env_ = std::move(settings);
-  broker_ = newProcess(SMSGW_BROKER_PATH, "broker", {"--bootstrap-file", bootstrap_file_});
   sim_ = newProcess(SMSGW_SIM_PATH, "sim",
                     {"--host", "127.0.0.1", "--port", std::to_string(sim_port_)});
   api_ = newProcess(SMSGW_API_PATH, "api");
@@ -74,25 +74,25 @@ PipelineStack::PipelineStack(const std::string& database_url,
 
 PipelineStack::~PipelineStack() {
   stopEverything();
-  std::filesystem::remove(bootstrap_file_);
 }
 
 std::unique_ptr<ChildProcess> PipelineStack::newProcess(const std::string& path,
                                                         const std::string& name,
                                                         std::vector<std::string> args) {
-  return std::make_unique<ChildProcess>(path, std::move(args), env_,
-                                        scratchFile(run_, name + ".log").string());
+  log_files_.push_back(scratchFile(run_, name + ".log").string());
+  return std::make_unique<ChildProcess>(path, std::move(args), env_, log_files_.back());
 }
 
-void PipelineStack::startBroker() {
-  std::filesystem::remove(bootstrap_file_);
-  broker_->start();
-  for (int i = 0; i < 300 && !std::filesystem::exists(bootstrap_file_); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+bool PipelineStack::startBrokers() {
+  if (!kafka_.start()) return false;
+  auto created = admin(
+      {"topics", "create", "--replication-factor", std::to_string(std::min(3, kafka_.size()))});
+  if (created.exit_code != 0) std::cerr << "topics create: " << created.out << created.log;
+  return created.exit_code == 0;
 }
 
 bool PipelineStack::start() {
-  startBroker();
+  if (!startBrokers()) return false;
   sim_->start();
   api_->start();
   for (auto& [worker, instances] : workers_) {
@@ -147,12 +147,12 @@ void PipelineStack::stopEverything() {
   for (const auto& binary : kWorkers) stopWorkers(binary.worker);
   api_->terminate();
   sim_->terminate();
-  broker_->terminate();
+  for (int i = 0; i < kafka_.size(); ++i) kafka_.node(i).terminate();
 }
 
-void PipelineStack::restartBroker() {
-  broker_->kill9();
-  startBroker();
+void PipelineStack::replaceBrokersWithEmptyOnes() {
+  kafka_.wipe();
+  if (!startBrokers()) throw std::runtime_error("the new brokers did not start");
 }
 
 PipelineStack::Run PipelineStack::admin(const std::vector<std::string>& args) {

@@ -1,10 +1,10 @@
 #pragma once
 // A whole pipeline of the real binaries for the operations tests (replay, scaled pools, the
-// reconciler): its own embedded broker, so the topics' offsets are the test's alone and the
-// broker can be restarted (losing every record, as the mock keeps nothing), the carrier
-// simulator, the API and every worker, on free ports, a scratch database and consumer groups of
-// their own. Workers can be scaled out, stopped, killed and started again; smsgw-admin runs
-// with the same environment.
+// reconciler, broker faults): its own Apache Kafka cluster (one KRaft node, or three), so the
+// topics' offsets are the test's alone and its brokers can be killed, frozen and restarted; the
+// carrier simulator, the API and every worker, on free ports, a scratch database and consumer
+// groups of their own. Workers can be scaled out, stopped, killed and started again;
+// smsgw-admin runs with the same environment.
 
 #include <map>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/support/child_process.h"
+#include "tests/support/kafka_cluster.h"
 
 namespace smsgw::testing {
 
@@ -20,11 +21,14 @@ enum class Worker { Sender, Receipt, InboundKeyword, WebhookDispatcher, RentBill
 class PipelineStack {
  public:
   // `settings` add to (or override) every process's environment.
-  PipelineStack(const std::string& database_url, std::map<std::string, std::string> settings);
+  // `brokers` Kafka nodes: topics get that many replicas (up to 3), min.insync.replicas 2 from
+  // two nodes on.
+  PipelineStack(const std::string& database_url, std::map<std::string, std::string> settings,
+                int brokers = 1);
   ~PipelineStack();
 
-  // Starts the broker, the simulator, the API and one of each worker; false when the simulator
-  // or the API did not answer.
+  // Starts the brokers (and creates the catalogue's topics with smsgw-admin), the simulator, the
+  // API and one of each worker; false when the brokers, the simulator or the API did not answer.
   bool start();
 
   std::string apiUrl() const;
@@ -40,10 +44,13 @@ class PipelineStack {
   // Stops every instance of `worker` with SIGTERM (a clean stop: they leave their group).
   void stopWorkers(Worker worker);
   void startWorkers(Worker worker);  // starts every instance not running
-  void stopEverything();             // workers, API, simulator and broker
-  // Kills the broker, which loses every record and committed offset, and starts a new one (on new
-  // ports, written to the bootstrap file the processes read when they start).
-  void restartBroker();
+  void stopEverything();             // workers, API, simulator and brokers
+  // Kills the brokers and starts them again with empty disks: every record and committed offset
+  // is lost, the catalogue's topics are created again.
+  void replaceBrokersWithEmptyOnes();
+  KafkaCluster& kafka() { return kafka_; }
+  // The log file of every process of ours the stack made (API, workers, simulator).
+  const std::vector<std::string>& logFiles() const { return log_files_; }
 
   struct Run {
     int exit_code = -1;
@@ -57,14 +64,15 @@ class PipelineStack {
  private:
   std::unique_ptr<ChildProcess> newProcess(const std::string& path, const std::string& name,
                                            std::vector<std::string> args = {});
-  void startBroker();
+  bool startBrokers();
 
   std::string run_;
-  std::string bootstrap_file_;
+  KafkaCluster kafka_;
   int api_port_ = 0, sim_port_ = 0;
   std::map<std::string, std::string> env_;
-  std::unique_ptr<ChildProcess> broker_, sim_, api_;
+  std::unique_ptr<ChildProcess> sim_, api_;
   std::map<Worker, std::vector<std::unique_ptr<ChildProcess>>> workers_;
+  std::vector<std::string> log_files_;
 };
 
 }  // namespace smsgw::testing
