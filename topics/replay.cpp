@@ -69,44 +69,8 @@ Watermarks watermarks(rd_kafka_t* consumer, const std::string& topic, int partit
   return {low, high};
 }
 
-// The timestamp of the record at `offset` (or of the first one after it, where records are
-// gone), fetched on its own.
-long long timestampAt(rd_kafka_t* consumer, const std::string& topic, int partition,
-                      long long offset) {
-  PartitionList position(rd_kafka_topic_partition_list_new(1));
-  rd_kafka_topic_partition_list_add(position.get(), topic.c_str(), partition)->offset = offset;
-  rd_kafka_assign(consumer, position.get());
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBrokerTimeoutMs);
-  while (std::chrono::steady_clock::now() < deadline) {
-    KafkaMessage message(rd_kafka_consumer_poll(consumer, 200));
-    if (!message || message->partition != partition || message->offset < offset) continue;
-    if (message->err) break;  // the end of the partition, or a broker error
-    rd_kafka_timestamp_type_t type;
-    long long timestamp = rd_kafka_message_timestamp(message.get(), &type);
-    rd_kafka_assign(consumer, nullptr);
-    return timestamp;
-  }
-  rd_kafka_assign(consumer, nullptr);
-  throw std::runtime_error("could not read " + topic + "/" + std::to_string(partition) + " at " +
-                           std::to_string(offset));
-}
-
-// The first offset in [low, high) whose record is at or after `time_ms`, by binary search over
-// record timestamps (producers stamp records in order, so they rise along a partition).
-long long searchByTimestamp(rd_kafka_t* consumer, const std::string& topic, int partition,
-                            Watermarks range, long long time_ms) {
-  long long low = range.low, high = range.high;
-  while (low < high) {
-    long long middle = low + (high - low) / 2;
-    if (timestampAt(consumer, topic, partition, middle) >= time_ms)
-      high = middle;
-    else
-      low = middle + 1;
-  }
-  return low;
-}
-
-// Per partition, the first offset at or after `time_ms` (`high` when there is none).
+// Per partition, the first offset at or after `time_ms` (`high` when there is none), as the
+// broker's offsets-for-times (ListOffsets by timestamp) answers.
 std::map<int, long long> offsetsAtTime(rd_kafka_t* consumer, const std::string& topic,
                                        const std::map<int, Watermarks>& partitions,
                                        long long time_ms) {
@@ -114,23 +78,19 @@ std::map<int, long long> offsetsAtTime(rd_kafka_t* consumer, const std::string& 
   for (const auto& [partition, marks] : partitions)
     rd_kafka_topic_partition_list_add(query.get(), topic.c_str(), partition)->offset = time_ms;
   rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(consumer, query.get(), kBrokerTimeoutMs);
-  std::map<int, long long> answered;
-  for (int i = 0; !err && i < query->cnt; ++i) {
-    const auto& element = query->elems[i];
-    if (!element.err && element.offset >= 0) answered[element.partition] = element.offset;
-  }
+  if (err) throw std::runtime_error("offsets of " + topic + " by time: " + rd_kafka_err2str(err));
   std::map<int, long long> offsets;
-  for (const auto& [partition, marks] : partitions) {
-    if (auto found = answered.find(partition); found != answered.end()) {
-      offsets[partition] = std::clamp<long long>(found->second, marks.low, marks.high);
-    } else if (marks.high > marks.low &&
-               timestampAt(consumer, topic, partition, marks.high - 1) >= time_ms) {
-      // "None" while the last record is at or after the time: a broker without
-      // offsets-for-times (the mock cluster). Search the timestamps instead.
-      offsets[partition] = searchByTimestamp(consumer, topic, partition, marks, time_ms);
-    } else {
-      offsets[partition] = marks.high;
+  for (int i = 0; i < query->cnt; ++i) {
+    const auto& element = query->elems[i];
+    if (element.err) {
+      throw std::runtime_error("offsets of " + topic + "/" + std::to_string(element.partition) +
+                               " by time: " + rd_kafka_err2str(element.err));
     }
+    const Watermarks& marks = partitions.at(element.partition);
+    // -1: no record at or after the time.
+    offsets[element.partition] = element.offset < 0
+                                     ? marks.high
+                                     : std::clamp<long long>(element.offset, marks.low, marks.high);
   }
   return offsets;
 }

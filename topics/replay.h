@@ -5,10 +5,9 @@
 // through a RecordRunner exactly as the consume loop would (retries, dead letters). The
 // handlers are idempotent, so a replay re-applies only what is missing.
 //
-// Times: a real Kafka answers offsets-for-times; librdkafka's mock cluster answers -1 for
-// every partition, so wherever the broker says "no such record" while the partition's last
-// record is at or after the time, the offset is found by a binary search over record
-// timestamps instead (right on both).
+// Times are turned into offsets by the broker (offsets-for-times, ListOffsets by timestamp): the
+// first record whose timestamp is at or after the time. librdkafka's mock cluster answers "no
+// such record" for every partition, so replay by time needs a real Kafka.
 
 #include <atomic>
 #include <chrono>

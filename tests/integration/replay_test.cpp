@@ -1,9 +1,12 @@
-// Replay (DESIGN.md rule 8) on a whole pipeline of the real binaries with a broker of its own:
+// Replay (DESIGN.md rule 8) on a whole pipeline of the real binaries with a Kafka of its own:
 // - after 2,000 LIVE messages (receipts, inbound texts, rent and webhook events) ran to the end,
 //   replaying every topic from offset 0 into the live groups changes nothing: no new text at the
-//   carrier, no ledger row, no webhook delivery, no status;
+//   carrier, no ledger row, no webhook delivery, no status; a replay into a group the broker
+//   says has a member (one our registry does not know) is refused;
 // - after an incident that lost the receipts' effects (the database restored from a snapshot
 //   taken while receipts piled up), replaying carrier.receipts from a time restores exactly them.
+#include "topics/replay.h"
+
 #include <gtest/gtest.h>
 #include <soci/soci.h>
 
@@ -50,6 +53,13 @@ std::ostream& operator<<(std::ostream& out, const Footprint& f) {
 
 class ReplayTest : public PipelineTest {
  protected:
+  // How many members the broker says `group` has (-1: it could not tell).
+  int brokerMembers(const std::string& group) {
+    topics::ConsumerConfig config;
+    config.brokers = stack_.kafka().bootstrap();
+    config.group_id = group;
+    return topics::groupMembers(config).value_or(-1);
+  }
   long long textsAtCarrier() {
     auto answer =
         httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(30));
@@ -163,6 +173,25 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
   EXPECT_NE(refused.log.find("live member"), std::string::npos) << refused.log;
 
   for (Worker worker : PipelineStack::allWorkers()) stack_.stopWorkers(worker);
+  // A member our registry of processes does not know (Kafka's console consumer) in the live
+  // group: the broker's word (DescribeGroups) is enough to refuse.
+  std::string group = stack_.liveGroup(Worker::WebhookDispatcher);
+  auto scratch = ::testing::TempDir() + "/" + newId("stranger");
+  ChildProcess stranger(SMSGW_KAFKA_TOOL_PATH,
+                        {"console-consumer", "--bootstrap-server", stack_.kafka().bootstrap(),
+                         "--topic", "events", "--group", group},
+                        {}, scratch + ".log", scratch + ".out");
+  stranger.start();
+  ASSERT_TRUE(eventually([&] { return brokerMembers(group) == 1; }, 60));
+  auto refused_by_broker = stack_.admin(
+      {"replay", "--topic", "events", "--from-offset", "0", "--group", group, "--execute"});
+  EXPECT_EQ(refused_by_broker.exit_code, 2) << refused_by_broker.out << refused_by_broker.log;
+  EXPECT_NE(refused_by_broker.log.find("the broker says consumer group " + group + " has 1"),
+            std::string::npos)
+      << refused_by_broker.log;
+  stranger.terminate();
+  ASSERT_TRUE(eventually([&] { return brokerMembers(group) == 0; }, 60));
+
   for (const auto& topic : topics::allTopics()) {
     auto summary =
         replayIntoLiveGroup(std::string(topic.name), {"--from-offset", "0"}, workerOf(topic));
