@@ -8,9 +8,12 @@
 
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 
+#include "adapters/http_client.h"
 #include "db/database.h"
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
@@ -24,8 +27,8 @@ namespace smsgw::testing {
 class PipelineTest : public ::testing::Test {
  protected:
   // `settings` add to the stack's defaults below.
-  explicit PipelineTest(std::map<std::string, std::string> settings = {})
-      : stack_(scratch_.url(), withDefaults(std::move(settings))) {}
+  explicit PipelineTest(std::map<std::string, std::string> settings = {}, int brokers = 1)
+      : stack_(scratch_.url(), withDefaults(std::move(settings)), brokers) {}
 
   void SetUp() override { ASSERT_TRUE(stack_.start()); }
 
@@ -71,6 +74,52 @@ class PipelineTest : public ::testing::Test {
         "SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id AND "
         "w.events ? e.type WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
         "d.event_id = e.id AND d.webhook_id = w.id AND d.success)");
+  }
+  // What the pipeline promises after any fault, read from the database, the carrier simulator
+  // and the webhook receiver.
+  struct Outcome {
+    long long outbound = 0;
+    long long delivered = 0;       // outbound messages DELIVERED
+    long long stale = 0;           // FAILED STALE_QUEUED: a hand-off a killed sender left
+    long long failed_charged = 0;  // FAILED messages that kept a charge
+    long long carrier_texts = 0;
+    long long texted_twice = 0;         // bodies the carrier got more than once
+    long long off_ledger = 0;           // customers whose balance is not their ledger's sum
+    long long events = 0;               // subscribed events
+    long long deliveries = 0;           // webhook requests received
+    long long distinct_deliveries = 0;  // distinct webhook-id headers among them
+  };
+  Outcome outcome(const std::vector<LiveCustomer>& customers) {
+    Outcome o;
+    o.outbound = query("SELECT count(*) FROM messages WHERE direction = 'OUTBOUND'");
+    o.delivered = query(
+        "SELECT count(*) FROM messages WHERE direction = 'OUTBOUND' AND status = 'DELIVERED'");
+    o.stale = query("SELECT count(*) FROM messages WHERE error_code = 'STALE_QUEUED'");
+    o.failed_charged =
+        query("SELECT count(*) FROM messages WHERE status = 'FAILED' AND cost_cents <> 0");
+    auto texts = nlohmann::json::parse(
+        httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(30))
+            .body);
+    std::map<std::string, int> copies;
+    for (const auto& sms : texts["data"]) ++copies[sms["text"].get<std::string>()];
+    o.carrier_texts = static_cast<long long>(texts["data"].size());
+    for (const auto& [body, n] : copies) o.texted_twice += n > 1 ? 1 : 0;
+    for (const auto& customer : customers) {
+      bool balanced =
+          query("SELECT balance_cents FROM accounts WHERE id = '" + customer.id + "'") ==
+          query("SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = '" +
+                customer.id + "'");
+      o.off_ledger += balanced ? 0 : 1;
+    }
+    o.events = query(
+        "SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id AND "
+        "w.events ? e.type");
+    auto deliveries = receiver_.waitFor(0, std::chrono::seconds(1));
+    std::set<std::string> ids;
+    for (const auto& request : deliveries) ids.insert(request.headers.at("webhook-id"));
+    o.deliveries = static_cast<long long>(deliveries.size());
+    o.distinct_deliveries = static_cast<long long>(ids.size());
+    return o;
   }
   std::string statusCounts() {
     return text(

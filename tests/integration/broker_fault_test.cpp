@@ -1,0 +1,249 @@
+// Broker faults under traffic, on a whole pipeline of the real binaries and Apache Kafka:
+// - three KRaft nodes (replication 3, min.insync.replicas 2, idempotent producers with
+//   acks=all, as deploy/compose.yaml runs them) carry 5,000 LIVE sends, 100 inbound texts and
+//   their webhooks while the test kills with SIGKILL the leader of the busiest partition (and
+//   restarts it), kills the active controller (and restarts it), and freezes a broker with
+//   SIGSTOP for 30 s;
+// - the single node of a local stack is killed and restarted with its data, the stack running.
+// After each: every message reaches its end state, the carrier gets no text twice, no charge is
+// made twice (balance = ledger), every event reaches its webhook (counted per webhook-id), and
+// none of our processes had to be restarted. Each fault's longest stall (time with no progress)
+// and what our processes logged are printed for the record.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include "tests/integration/pipeline_fixture.h"
+#include "tests/integration/progress_recorder.h"
+
+using namespace smsgw;
+using namespace smsgw::testing;
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kEvents =
+    R"(["message.queued", "message.sent", "message.delivered", "message.received"])";
+
+struct FaultWindow {
+  std::string fault;
+  ProgressRecorder::Clock::time_point from, to;
+};
+
+class BrokerFaultTest : public PipelineTest {
+ protected:
+  explicit BrokerFaultTest(int brokers) : PipelineTest({}, brokers) {}
+
+  // Finished work: outbound messages DELIVERED or FAILED, inbound texts stored, webhook
+  // requests answered.
+  long long progress() {
+    return query(
+               "SELECT count(*) FROM messages WHERE status IN ('DELIVERED', 'FAILED') OR "
+               "direction = 'INBOUND'") +
+           query("SELECT count(*) FROM webhook_deliveries WHERE success");
+  }
+
+  // Sends `count` texts across `customers` and `inbound` texts from their subscribers, on
+  // threads of their own; join them with finishTraffic.
+  void startTraffic(const std::vector<LiveCustomer>& customers, int count, int inbound) {
+    int each = count / static_cast<int>(customers.size());
+    for (const auto& customer : customers) {
+      traffic_.emplace_back([this, &customer, each] { send(customer, each, "f"); });
+    }
+    traffic_.emplace_back([this, &customers, inbound] {
+      for (int i = 0; i < inbound; ++i) {
+        const auto& customer = customers[static_cast<size_t>(i) % customers.size()];
+        nlohmann::json sms = {{"from", customer.recipients[static_cast<size_t>(i)]},
+                              {"to", customer.numbers[1]},
+                              {"text", "Hello " + std::to_string(i)}};
+        httpRequest("POST", stack_.simUrl() + "/sim/inbound",
+                    {{"Content-Type", "application/json"}}, sms.dump(), 10s);
+        std::this_thread::sleep_for(200ms);
+      }
+    });
+  }
+  void finishTraffic() {
+    for (auto& thread : traffic_) thread.join();
+    traffic_.clear();
+  }
+
+  bool settled(int sends, int inbound, int seconds) {
+    return eventually(
+        [&] {
+          return query(
+                     "SELECT count(*) FROM messages WHERE direction = 'OUTBOUND' AND status IN "
+                     "('QUEUED', 'SENDING')") == 0 &&
+                 query("SELECT count(*) FROM messages WHERE direction = 'OUTBOUND'") == sends &&
+                 query("SELECT count(*) FROM messages WHERE direction = 'INBOUND'") == inbound &&
+                 eventsNotDelivered() == 0;
+        },
+        seconds);
+  }
+
+  void expectTheMoneyAndTheTextsAddUp(const std::vector<LiveCustomer>& customers, int sends) {
+    Outcome o = outcome(customers);
+    std::cout << "outcome: " << o.outbound << " sent, " << o.delivered << " delivered, " << o.stale
+              << " STALE_QUEUED, " << o.carrier_texts << " texts at the carrier, " << o.texted_twice
+              << " texted twice, " << o.off_ledger << " customers off ledger, " << o.events
+              << " events, " << o.deliveries << " webhook requests (" << o.distinct_deliveries
+              << " distinct webhook-id)" << std::endl;
+    EXPECT_EQ(o.outbound, sends);
+    EXPECT_EQ(o.stale, 0) << "no process of ours died, so no hand-off was left behind";
+    EXPECT_EQ(o.delivered, sends);
+    EXPECT_EQ(o.failed_charged, 0);
+    EXPECT_EQ(o.texted_twice, 0);
+    EXPECT_EQ(o.off_ledger, 0);
+    EXPECT_EQ(o.distinct_deliveries, o.events);
+  }
+
+  // Every process of ours is still the one the stack started.
+  void expectNothingOfOursRestarted() {
+    EXPECT_FALSE(stack_.api().waitForExit(0ms).has_value()) << "the API ended";
+    for (Worker worker : PipelineStack::allWorkers()) {
+      for (size_t i = 0; i < stack_.instances(worker); ++i)
+        EXPECT_FALSE(stack_.worker(worker, i).waitForExit(0ms).has_value());
+    }
+  }
+
+  // The warnings and errors our processes logged, by kind with their counts: our own JSON lines
+  // at level warning or error, and librdkafka's lines (`%SEVERITY|time|TAG|...`) at 4 or below.
+  void printWhatOurProcessesLogged() {
+    std::map<std::string, int> kinds;
+    std::regex ours(R"re("level":"(warning|error)".*"message":"([^"]{0,100}))re");
+    std::regex librdkafka(R"(^%([0-4])\|[0-9.]+\|([A-Z_]+)\|)");
+    std::regex ids(R"([a-z]+_[A-Za-z0-9]{16,})"), digits(R"(\d+)");
+    for (const auto& path : stack_.logFiles()) {
+      std::string process = std::filesystem::path(path).filename().string();
+      process = process.substr(process.find('-', 6) + 1);  // stack-<run>-<name>.log
+      std::ifstream in(path);
+      std::string line;
+      std::smatch match;
+      while (std::getline(in, line)) {
+        if (std::regex_search(line, match, ours)) {
+          ++kinds[process + " " + match[1].str() + ": " +
+                  std::regex_replace(std::regex_replace(match[2].str(), ids, "<id>"), digits, "N")];
+        } else if (std::regex_search(line, match, librdkafka)) {
+          ++kinds[process + " librdkafka " + match[2].str() + " (severity " + match[1].str() + ")"];
+        }
+      }
+    }
+    std::cout << "what our processes logged (" << kinds.size() << " kinds):" << std::endl;
+    for (const auto& [kind, count] : kinds) std::cout << "  " << count << "x " << kind << "\n";
+  }
+
+  void printStalls(const ProgressRecorder& recorder, const std::vector<FaultWindow>& windows) {
+    for (const auto& window : windows) {
+      std::cout << "fault: " << window.fault << ": longest stall "
+                << recorder.longestStall(window.from, window.to).count() << " ms" << std::endl;
+    }
+  }
+
+  std::vector<std::thread> traffic_;
+};
+
+class ThreeBrokers : public BrokerFaultTest {
+ protected:
+  ThreeBrokers() : BrokerFaultTest(3) {}
+};
+
+class OneBroker : public BrokerFaultTest {
+ protected:
+  OneBroker() : BrokerFaultTest(1) {}
+};
+
+}  // namespace
+
+TEST_F(ThreeBrokers, LeaderAndControllerKilledAndABrokerFrozenLoseNothing) {
+  constexpr int kSends = 5000, kInbound = 100;
+  std::vector<LiveCustomer> customers;
+  for (int i = 0; i < 5; ++i) {
+    customers.push_back(factory_.make(3, 100));
+    subscribe(customers.back(), kEvents);
+  }
+  ProgressRecorder recorder([this] { return progress(); }, LLONG_MAX);
+  auto delivered = [&] {
+    return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'");
+  };
+  std::vector<FaultWindow> windows;
+  auto begin = [&](const std::string& fault) {
+    if (!windows.empty()) windows.back().to = ProgressRecorder::Clock::now();
+    windows.push_back({fault, ProgressRecorder::Clock::now(), {}});
+    std::cout << "fault: " << fault << " at " << delivered() << " delivered" << std::endl;
+  };
+  auto& kafka = stack_.kafka();
+  startTraffic(customers, kSends, kInbound);
+
+  // (a) The leader of the busiest partition of sms.outbound dies, and comes back 20 s later.
+  ASSERT_TRUE(eventually([&] { return delivered() >= 800; }, 600));
+  int busiest = kafka.busiestPartition("sms.outbound");
+  int leader = kafka.leaderOf("sms.outbound", busiest);
+  ASSERT_GE(leader, 0);
+  begin("kill -9 of node " + std::to_string(leader + 1) + ", leader of sms.outbound/" +
+        std::to_string(busiest));
+  kafka.node(leader).kill9();
+  std::this_thread::sleep_for(20s);
+  kafka.node(leader).start();
+
+  // (b) The active controller dies, and comes back 20 s later.
+  long long at = delivered();
+  ASSERT_TRUE(eventually([&] { return delivered() >= at + 800; }, 600));
+  int controller = kafka.activeController();
+  ASSERT_GE(controller, 0);
+  begin("kill -9 of node " + std::to_string(controller + 1) + ", the active controller");
+  kafka.node(controller).kill9();
+  std::this_thread::sleep_for(20s);
+  kafka.node(controller).start();
+
+  // (c) A broker (the leader of the busiest partition of events) freezes for 30 s.
+  at = delivered();
+  ASSERT_TRUE(eventually([&] { return delivered() >= at + 800; }, 600));
+  int frozen = kafka.leaderOf("events", kafka.busiestPartition("events"));
+  ASSERT_GE(frozen, 0);
+  begin("SIGSTOP of node " + std::to_string(frozen + 1) + " for 30 s, leader of events");
+  kafka.node(frozen).signal(SIGSTOP);
+  std::this_thread::sleep_for(30s);
+  kafka.node(frozen).signal(SIGCONT);
+
+  finishTraffic();
+  bool finished = settled(kSends, kInbound, 600);
+  windows.back().to = ProgressRecorder::Clock::now();
+  printStalls(recorder, windows);
+  printWhatOurProcessesLogged();
+  ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
+  expectTheMoneyAndTheTextsAddUp(customers, kSends);
+  expectNothingOfOursRestarted();
+}
+
+TEST_F(OneBroker, TheLocalBrokerRestartedWithItsDataLosesNothing) {
+  constexpr int kSends = 1000, kInbound = 20;
+  std::vector<LiveCustomer> customers;
+  for (int i = 0; i < 2; ++i) {
+    customers.push_back(factory_.make(3, 100));
+    subscribe(customers.back(), kEvents);
+  }
+  ProgressRecorder recorder([this] { return progress(); }, LLONG_MAX);
+  startTraffic(customers, kSends, kInbound);
+  ASSERT_TRUE(eventually(
+      [&] { return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'") >= 300; },
+      600));
+  std::vector<FaultWindow> windows{
+      {"kill -9 and restart of the single node", ProgressRecorder::Clock::now(), {}}};
+  stack_.kafka().node(0).kill9();
+  std::this_thread::sleep_for(5s);
+  stack_.kafka().node(0).start();
+
+  finishTraffic();
+  bool finished = settled(kSends, kInbound, 600);
+  windows.back().to = ProgressRecorder::Clock::now();
+  printStalls(recorder, windows);
+  printWhatOurProcessesLogged();
+  ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
+  expectTheMoneyAndTheTextsAddUp(customers, kSends);
+  expectNothingOfOursRestarted();
+}
