@@ -62,6 +62,11 @@ struct Families {
           .Name("smsgw_consumer_lag")
           .Help("Records a consumer group has yet to handle on a partition")
           .Register(*registry);
+  prometheus::Family<prometheus::Counter>& rebalanced =
+      BuildCounter()
+          .Name("smsgw_consumer_partitions_moved_total")
+          .Help("Partitions rebalances gave to this member or took from it, by group and change")
+          .Register(*registry);
   prometheus::Family<prometheus::Counter>& carrier_calls =
       BuildCounter()
           .Name("smsgw_carrier_requests_total")
@@ -151,6 +156,11 @@ void consumerLag(std::string_view group, std::string_view topic, int partition, 
             {"topic", text(topic)},
             {"partition", std::to_string(partition)}})
       .Set(static_cast<double>(lag));
+}
+
+void partitionsMoved(std::string_view group, std::string_view change, int count) {
+  if (count > 0)
+    families().rebalanced.Add({{"group", text(group)}, {"change", text(change)}}).Increment(count);
 }
 
 void carrierCall(std::string_view operation, std::string_view outcome, double seconds) {

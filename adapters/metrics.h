@@ -21,6 +21,8 @@ void recordHandled(std::string_view topic, std::string_view outcome, double seco
 void deadLettered(std::string_view topic);
 // Consumers: the lag of a group on a partition (librdkafka's statistics).
 void consumerLag(std::string_view group, std::string_view topic, int partition, long long lag);
+// Consumers: partitions a rebalance gave to this member or took from it ("assigned", "revoked").
+void partitionsMoved(std::string_view group, std::string_view change, int count);
 // Carrier: one call (send, status, lookup, ...) and its outcome (ok, refused, error, timeout).
 void carrierCall(std::string_view operation, std::string_view outcome, double seconds);
 // Dispatcher: one webhook attempt (success, failure).

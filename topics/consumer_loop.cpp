@@ -43,6 +43,40 @@ int onStatistics(rd_kafka_t*, char* json, size_t length, void* opaque) {
   return 0;  // librdkafka frees the text
 }
 
+// What a rebalance gives or takes, applied the way the group's protocol wants: an eager one
+// (range, roundrobin) takes every partition from every member and hands the whole assignment
+// out again; a cooperative one (cooperative-sticky) moves only the partitions that change
+// owner, and the others keep being consumed through it. Logged and counted either way.
+void onRebalance(rd_kafka_t* consumer, rd_kafka_resp_err_t err,
+                 rd_kafka_topic_partition_list_t* partitions, void* opaque) {
+  const auto* group = static_cast<const std::string*>(opaque);
+  const bool assigned = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
+  const std::string protocol = rd_kafka_rebalance_protocol(consumer);
+  std::string failure;
+  if (protocol == "COOPERATIVE") {
+    rd_kafka_error_t* error = assigned ? rd_kafka_incremental_assign(consumer, partitions)
+                                       : rd_kafka_incremental_unassign(consumer, partitions);
+    if (error) {
+      failure = rd_kafka_error_string(error);
+      rd_kafka_error_destroy(error);
+    }
+  } else if (rd_kafka_resp_err_t e = rd_kafka_assign(consumer, assigned ? partitions : nullptr)) {
+    failure = rd_kafka_err2str(e);
+  }
+  std::vector<std::string> names;
+  for (int i = 0; i < partitions->cnt; ++i)
+    names.push_back(
+        fmt::format("{}/{}", partitions->elems[i].topic, partitions->elems[i].partition));
+  const char* change = assigned ? "assigned" : "revoked";
+  metrics::partitionsMoved(*group, change, partitions->cnt);
+  if (!failure.empty()) {
+    spdlog::error("group {}: could not apply the {} partitions: {}", *group, change, failure);
+  } else {
+    spdlog::info("group {} ({} rebalance): {} {} partition(s): {}", *group, protocol, change,
+                 partitions->cnt, fmt::join(names, " "));
+  }
+}
+
 // The consumer's handle, configured for at-least-once: offsets are stored only after the
 // handler committed, and committed in the background.
 KafkaHandle connectConsumer(const ConsumerConfig& config) {
@@ -61,7 +95,9 @@ KafkaHandle connectConsumer(const ConsumerConfig& config) {
   set("topic.metadata.refresh.interval.ms", "5000");
   set("fetch.wait.max.ms", std::to_string(config.fetch_wait_max_ms));
   set("statistics.interval.ms", "5000");
+  set("partition.assignment.strategy", config.assignment_strategy);
   rd_kafka_conf_set_stats_cb(conf.get(), onStatistics);
+  rd_kafka_conf_set_rebalance_cb(conf.get(), onRebalance);
   rd_kafka_conf_set_opaque(conf.get(), const_cast<std::string*>(&config.group_id));
   setKafkaConfs(conf.get(), config.properties);
   KafkaHandle consumer = newKafka(RD_KAFKA_CONSUMER, std::move(conf));

@@ -73,6 +73,11 @@ struct ConsumerConfig {
   // at librdkafka's 500 ms default that was the bulk of the time from an accepted send to the
   // carrier (ops/bench/RESULTS.md). Short waits cost only idle fetch requests.
   int fetch_wait_max_ms = 20;
+  // How the group shares partitions among its members. Cooperative-sticky moves only the
+  // partitions that change owner when a member joins or leaves, where range and roundrobin stop
+  // every member and hand everything out again (docs/operations.md, "Scaled worker pools"). Every member
+  // of a group must speak the same protocol.
+  std::string assignment_strategy = "cooperative-sticky";
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
   // Classifies failures other than RetryableError and PermanentError (the worker runtime
   // passes db::isTransient's answer); unset, they are all Unknown.

@@ -7,14 +7,18 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <climits>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <thread>
 
 #include "adapters/http_client.h"
 #include "tests/integration/pipeline_fixture.h"
+#include "tests/integration/progress_recorder.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
@@ -106,3 +110,102 @@ TEST_F(ScaleOutTest, PoolsShareTheWorkAndLosingAnInstanceOfEachLosesNothing) {
             << o.distinct_deliveries << " distinct" << std::endl;
   EXPECT_EQ(o.distinct_deliveries, o.events);
 }
+
+namespace {
+
+// Pools of one sender, receipt worker and webhook dispatcher grow to three mid-traffic and shrink
+// back to one (the added instances stopped with SIGTERM, as an autoscaler would), under each
+// assignment strategy: the default cooperative-sticky, and range (Kafka's eager default) for
+// comparison. The rebalances' cost is printed: partitions revoked and assigned across the
+// pools (the workers log each change) and the longest time with no finished work.
+class ScaleUpAndDownTest : public PipelineTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  ScaleUpAndDownTest()
+      : PipelineTest({{"KAFKA_PARTITION_ASSIGNMENT_STRATEGY", GetParam()},
+                      {"RECONCILER_INTERVAL_MS", "1000"}}) {}
+
+  // Partitions the workers' rebalances revoked and assigned, from their logs.
+  std::pair<int, int> partitionsMoved() {
+    std::regex moved(R"re(rebalance\): (assigned|revoked) (\d+) partition)re");
+    int revoked = 0, assigned = 0;
+    for (const auto& path : stack_.logFiles()) {
+      std::ifstream in(path);
+      std::string line;
+      std::smatch match;
+      while (std::getline(in, line)) {
+        if (!std::regex_search(line, match, moved)) continue;
+        (match[1] == "revoked" ? revoked : assigned) += std::stoi(match[2]);
+      }
+    }
+    return {revoked, assigned};
+  }
+};
+
+}  // namespace
+
+TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing) {
+  constexpr int kSends = 2000;
+  const std::vector<Worker> pools = {Worker::Sender, Worker::Receipt, Worker::WebhookDispatcher};
+  std::vector<LiveCustomer> customers;
+  for (int i = 0; i < 4; ++i) {
+    customers.push_back(factory_.make(3, 100));
+    subscribe(customers.back(), R"(["message.sent", "message.delivered"])");
+  }
+  auto finished_work = [this] {
+    return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'") +
+           query("SELECT count(*) FROM webhook_deliveries WHERE success");
+  };
+  ProgressRecorder recorder(finished_work, LLONG_MAX);
+  auto started = ProgressRecorder::Clock::now();
+  std::vector<std::thread> clients;
+  for (const auto& customer : customers) {
+    clients.emplace_back([&] { send(customer, kSends / 4, "s"); });
+  }
+  auto delivered = [&] {
+    return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'");
+  };
+  ASSERT_TRUE(eventually([&] { return delivered() >= 400; }, 300));
+  auto before_up = partitionsMoved();
+  for (Worker worker : pools) {
+    stack_.addWorker(worker);
+    stack_.addWorker(worker);
+  }
+  ASSERT_TRUE(eventually([&] { return delivered() >= 1200; }, 300));
+  auto before_down = partitionsMoved();
+  for (Worker worker : pools) {
+    for (size_t i = 1; i < stack_.instances(worker); ++i) stack_.worker(worker, i).terminate();
+  }
+  for (auto& client : clients) client.join();
+  bool finished = eventually(
+      [&] {
+        return query(
+                   "SELECT count(*) FROM messages WHERE direction = 'OUTBOUND' AND status IN "
+                   "('QUEUED', 'SENDING')") == 0 &&
+               eventsNotDelivered() == 0;
+      },
+      300);
+  auto ended = ProgressRecorder::Clock::now();
+  auto after = partitionsMoved();
+  std::cout << GetParam() << ": scaling up revoked " << before_down.first - before_up.first
+            << " and assigned " << before_down.second - before_up.second
+            << " partitions; scaling down revoked " << after.first - before_down.first
+            << " and assigned " << after.second - before_down.second << "; longest stall "
+            << recorder.longestStall(started, ended).count() << " ms; " << statusCounts()
+            << std::endl;
+  ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
+
+  Outcome o = outcome(customers);
+  EXPECT_EQ(o.outbound, kSends);
+  EXPECT_EQ(o.stale, 0) << "instances stopped cleanly leave no hand-off behind";
+  EXPECT_EQ(o.delivered, kSends);
+  EXPECT_EQ(o.texted_twice, 0);
+  EXPECT_EQ(o.off_ledger, 0);
+  EXPECT_EQ(o.distinct_deliveries, o.events);
+}
+
+std::string strategyName(const ::testing::TestParamInfo<std::string>& strategy) {
+  return strategy.param == "range" ? "Range" : "CooperativeSticky";
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, ScaleUpAndDownTest,
+                         ::testing::Values("cooperative-sticky", "range"), strategyName);
