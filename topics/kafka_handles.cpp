@@ -1,11 +1,29 @@
 #include "topics/kafka_handles.h"
 
+#include <spdlog/spdlog.h>
+
 #include <stdexcept>
 
 namespace smsgw::topics {
 
+namespace {
+
+// librdkafka's own lines (a broker down, a request timed out, a group session lost) go to the
+// process's log as JSON like every other line, instead of raw text on standard error.
+void onKafkaLog(const rd_kafka_t* client, int level, const char* facility, const char* text) {
+  auto severity = level <= 3   ? spdlog::level::err
+                  : level == 4 ? spdlog::level::warn
+                  : level <= 6 ? spdlog::level::info
+                               : spdlog::level::debug;
+  spdlog::log(severity, "kafka {} {}: {}", rd_kafka_name(client), facility, text);
+}
+
+}  // namespace
+
 KafkaConf newKafkaConf() {
-  return KafkaConf(rd_kafka_conf_new());
+  KafkaConf conf(rd_kafka_conf_new());
+  rd_kafka_conf_set_log_cb(conf.get(), onKafkaLog);
+  return conf;
 }
 
 void setKafkaConf(rd_kafka_conf_t* conf, const char* name, const std::string& value) {
