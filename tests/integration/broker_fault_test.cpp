@@ -111,12 +111,11 @@ class BrokerFaultTest : public PipelineTest {
     }
   }
 
-  // The warnings and errors our processes logged, by kind with their counts: our own JSON lines
-  // at level warning or error, and librdkafka's lines (`%SEVERITY|time|TAG|...`) at 4 or below.
+  // The warnings and errors our processes logged (librdkafka's lines among them, as
+  // "kafka <client> <facility>: ..."), by kind with their counts.
   void printWhatOurProcessesLogged() {
     std::map<std::string, int> kinds;
-    std::regex ours(R"re("level":"(warning|error)".*"message":"([^"]{0,100}))re");
-    std::regex librdkafka(R"(^%([0-4])\|[0-9.]+\|([A-Z_]+)\|)");
+    std::regex logged(R"re("level":"(warning|error)".*"message":"([^"]{0,100}))re");
     std::regex ids(R"([a-z]+_[A-Za-z0-9]{16,})"), digits(R"(\d+)");
     for (const auto& path : stack_.logFiles()) {
       std::string process = std::filesystem::path(path).filename().string();
@@ -125,12 +124,9 @@ class BrokerFaultTest : public PipelineTest {
       std::string line;
       std::smatch match;
       while (std::getline(in, line)) {
-        if (std::regex_search(line, match, ours)) {
-          ++kinds[process + " " + match[1].str() + ": " +
-                  std::regex_replace(std::regex_replace(match[2].str(), ids, "<id>"), digits, "N")];
-        } else if (std::regex_search(line, match, librdkafka)) {
-          ++kinds[process + " librdkafka " + match[2].str() + " (severity " + match[1].str() + ")"];
-        }
+        if (!std::regex_search(line, match, logged)) continue;
+        ++kinds[process + " " + match[1].str() + ": " +
+                std::regex_replace(std::regex_replace(match[2].str(), ids, "<id>"), digits, "N")];
       }
     }
     std::cout << "what our processes logged (" << kinds.size() << " kinds):" << std::endl;
