@@ -117,6 +117,12 @@ ChildProcess& PipelineStack::worker(Worker worker, size_t instance) {
   return *workers_.at(worker).at(instance);
 }
 
+std::string PipelineStack::logOf(Worker worker, size_t instance) const {
+  return scratchFile(run_,
+                     std::string(binaryOf(worker).name) + "-" + std::to_string(instance) + ".log")
+      .string();
+}
+
 size_t PipelineStack::instances(Worker worker) const {
   return workers_.at(worker).size();
 }

@@ -49,6 +49,8 @@ class PipelineStack {
   // is lost, the catalogue's topics are created again.
   void replaceBrokersWithEmptyOnes();
   KafkaCluster& kafka() { return kafka_; }
+  // The log file of an instance of `worker`.
+  std::string logOf(Worker worker, size_t instance) const;
   // The log file of every process of ours the stack made (API, workers, simulator).
   const std::vector<std::string>& logFiles() const { return log_files_; }
 
