@@ -69,10 +69,10 @@ struct ConsumerConfig {
   // Further librdkafka settings (KAFKA_* passthrough: security, SASL, TLS), set last.
   KafkaProperties properties;
   // How long a fetch may wait at the broker for records. Kafka answers a waiting fetch as soon
-  // as records arrive, but librdkafka's mock cluster (local runs, CI) holds it the full time:
-  // at librdkafka's 500 ms default that was the bulk of the time from an accepted send to the
-  // carrier (ops/bench/RESULTS.md). Short waits cost only idle fetch requests.
-  int fetch_wait_max_ms = 20;
+  // as records arrive, so librdkafka's 500 ms costs no latency there, and shorter waits only
+  // add idle fetch requests (CPU in the broker and here: ops/bench/RESULTS.md). librdkafka's
+  // mock cluster holds every fetch the full time; on it ops/lib/kafka.sh sets 20 ms.
+  int fetch_wait_max_ms = 500;
   // How the group shares partitions among its members. Cooperative-sticky moves only the
   // partitions that change owner when a member joins or leaves, where range and roundrobin stop
   // every member and hand everything out again (docs/operations.md, "Scaled worker pools"). Every member

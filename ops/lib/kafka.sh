@@ -11,6 +11,9 @@
 : "${BROKER_HEAP:=512m}"
 : "${SMSGW_CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/smsgw}"
 export SMSGW_CACHE_DIR  # ops/broker/kafka-node reads the jars from it
+# Kafka answers a waiting fetch as soon as records arrive, so the workers wait up to 500 ms
+# there; the mock holds every fetch the full time, so on it they wait 20 ms.
+if [ "$SMSGW_BROKER" = mock ]; then export KAFKA_FETCH_WAIT_MAX_MS="${KAFKA_FETCH_WAIT_MAX_MS:-20}"; fi
 KAFKA_POM="$REPO_ROOT/ops/broker/kafka/pom.xml"
 KAFKA_LOG_CONFIG="$REPO_ROOT/ops/broker/kafka/log4j2.properties"
 KAFKA_DIR="$SMSGW_DATA_DIR/kafka"

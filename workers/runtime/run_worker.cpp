@@ -32,7 +32,8 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
                "consumer group prefix; group = prefix.worker");
   settings.add("KAFKA_SESSION_TIMEOUT_MS", w.session_timeout_ms, "consumer session timeout");
   settings.add("KAFKA_FETCH_WAIT_MAX_MS", w.fetch_wait_max_ms,
-               "longest a fetch waits at the broker (the mock broker always waits this long)");
+               "longest a fetch waits at the broker for records (Kafka answers once one arrives; "
+               "the mock holds every fetch this long: 20 with SMSGW_BROKER=mock)");
   settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
                "consume loops + periodic tasks + 3, at least 4");
   addOpsEndpointSettings(settings, w.ops);

@@ -32,7 +32,7 @@ struct WorkerSettings {
   KafkaSettings kafka;
   std::string group_prefix = "smsgw";  // consumer group = prefix.worker
   int session_timeout_ms = 6000;
-  int fetch_wait_max_ms = 20;
+  int fetch_wait_max_ms = 500;
   int db_pool_size = 0;   // 0: consume loops + periodic tasks + 3, at least 4
   OpsEndpointConfig ops;  // /metrics, /health, /ready
 };
