@@ -33,8 +33,8 @@ done
 grep -q 'ops/build' "$root/deploy/Dockerfile" || fail "deploy/Dockerfile does not build with ops/build"
 grep -q '"$REPO_ROOT/ops/build"' "$root/ops/up" || fail "ops/up does not build with ops/build"
 
-python3 - "$root/deploy/compose.yaml" "$build" <<'PY' || failed=1
-import os, sys, yaml
+python3 - "$root/deploy/compose.yaml" "$build" "$root/ops/broker/kafka/pom.xml" <<'PY' || failed=1
+import base64, os, re, sys, yaml
 compose = yaml.safe_load(open(sys.argv[1]))
 build = sys.argv[2]
 images = {os.path.basename(p) for d in ("api", "workers", "ops", "db")
@@ -53,6 +53,21 @@ if compose["services"]["topics"]["command"][:3] != ["smsgw-admin", "topics", "cr
 kafka = [n for n in compose["services"] if n.startswith("kafka-")]
 if len(kafka) != 3:
     print(f"FAIL: {len(kafka)} Kafka brokers, not 3"); ok = False
+# The brokers run the version ops/up and the tests run, with a cluster id Kafka can read.
+pinned = re.search(r"<kafka.version>(.*)</kafka.version>", open(sys.argv[3]).read()).group(1)
+for name in kafka:
+    service = compose["services"][name]
+    if service["image"] != f"apache/kafka:{pinned}":
+        print(f"FAIL: {name} runs {service['image']}, the tests run Kafka {pinned}"); ok = False
+    cluster_id = service["environment"]["CLUSTER_ID"]
+    try:
+        valid = len(cluster_id) == 22 and len(base64.urlsafe_b64decode(cluster_id + "==")) == 16
+    except ValueError:
+        valid = False
+    if not valid:
+        print(f"FAIL: {name}'s CLUSTER_ID {cluster_id} is not 16 bytes of base64url"); ok = False
+    if str(service["environment"].get("KAFKA_MIN_INSYNC_REPLICAS")) != "2":
+        print(f"FAIL: {name} does not require 2 in-sync replicas"); ok = False
 sys.exit(0 if ok else 1)
 PY
 [ "$failed" = 0 ] && echo "deploy/: every check passed ($(echo "$needed" | wc -w) libraries loaded directly)"
