@@ -75,8 +75,8 @@ struct ConsumerConfig {
   int fetch_wait_max_ms = 500;
   // How the group shares partitions among its members. Cooperative-sticky moves only the
   // partitions that change owner when a member joins or leaves, where range and roundrobin stop
-  // every member and hand everything out again (docs/operations.md, "Scaled worker pools"). Every member
-  // of a group must speak the same protocol.
+  // every member and hand everything out again (docs/operations.md, "Scaled worker pools"). Every
+  // member of a group must speak the same protocol.
   std::string assignment_strategy = "cooperative-sticky";
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
   // Classifies failures other than RetryableError and PermanentError (the worker runtime

@@ -11,7 +11,6 @@
 // and what our processes logged are printed for the record.
 #include <gtest/gtest.h>
 
-#include <climits>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +139,30 @@ class BrokerFaultTest : public PipelineTest {
     }
   }
 
+  // `count` LIVE customers, each subscribed to the message events.
+  std::vector<LiveCustomer> subscribedCustomers(int count) {
+    std::vector<LiveCustomer> customers;
+    for (int i = 0; i < count; ++i) {
+      customers.push_back(factory_.make(3, 100));
+      subscribe(customers.back(), kEvents);
+    }
+    return customers;
+  }
+
+  // Joins the traffic, waits for the pipeline to settle, prints each fault's stall and what was
+  // logged, and checks the outcome.
+  void finishAndCheck(const ProgressRecorder& recorder, std::vector<FaultWindow>& windows,
+                      const std::vector<LiveCustomer>& customers, int sends, int inbound) {
+    finishTraffic();
+    bool finished = settled(sends, inbound, 600);
+    windows.back().to = ProgressRecorder::Clock::now();
+    printStalls(recorder, windows);
+    printWhatOurProcessesLogged();
+    ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
+    expectTheMoneyAndTheTextsAddUp(customers, sends);
+    expectNothingOfOursRestarted();
+  }
+
   std::vector<std::thread> traffic_;
 };
 
@@ -157,12 +180,8 @@ class OneBroker : public BrokerFaultTest {
 
 TEST_F(ThreeBrokers, LeaderAndControllerKilledAndABrokerFrozenLoseNothing) {
   constexpr int kSends = 5000, kInbound = 100;
-  std::vector<LiveCustomer> customers;
-  for (int i = 0; i < 5; ++i) {
-    customers.push_back(factory_.make(3, 100));
-    subscribe(customers.back(), kEvents);
-  }
-  ProgressRecorder recorder([this] { return progress(); }, LLONG_MAX);
+  auto customers = subscribedCustomers(5);
+  ProgressRecorder recorder([this] { return progress(); });
   auto delivered = [&] {
     return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'");
   };
@@ -206,24 +225,13 @@ TEST_F(ThreeBrokers, LeaderAndControllerKilledAndABrokerFrozenLoseNothing) {
   std::this_thread::sleep_for(30s);
   kafka.node(frozen).signal(SIGCONT);
 
-  finishTraffic();
-  bool finished = settled(kSends, kInbound, 600);
-  windows.back().to = ProgressRecorder::Clock::now();
-  printStalls(recorder, windows);
-  printWhatOurProcessesLogged();
-  ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
-  expectTheMoneyAndTheTextsAddUp(customers, kSends);
-  expectNothingOfOursRestarted();
+  finishAndCheck(recorder, windows, customers, kSends, kInbound);
 }
 
 TEST_F(OneBroker, TheLocalBrokerRestartedWithItsDataLosesNothing) {
   constexpr int kSends = 1000, kInbound = 20;
-  std::vector<LiveCustomer> customers;
-  for (int i = 0; i < 2; ++i) {
-    customers.push_back(factory_.make(3, 100));
-    subscribe(customers.back(), kEvents);
-  }
-  ProgressRecorder recorder([this] { return progress(); }, LLONG_MAX);
+  auto customers = subscribedCustomers(2);
+  ProgressRecorder recorder([this] { return progress(); });
   startTraffic(customers, kSends, kInbound);
   ASSERT_TRUE(eventually(
       [&] { return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'") >= 300; },
@@ -234,12 +242,5 @@ TEST_F(OneBroker, TheLocalBrokerRestartedWithItsDataLosesNothing) {
   std::this_thread::sleep_for(5s);
   stack_.kafka().node(0).start();
 
-  finishTraffic();
-  bool finished = settled(kSends, kInbound, 600);
-  windows.back().to = ProgressRecorder::Clock::now();
-  printStalls(recorder, windows);
-  printWhatOurProcessesLogged();
-  ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
-  expectTheMoneyAndTheTextsAddUp(customers, kSends);
-  expectNothingOfOursRestarted();
+  finishAndCheck(recorder, windows, customers, kSends, kInbound);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Samples a pipeline's progress (a count that rises as work finishes) every 250 ms on a thread
 // of its own, so that a test can say how long the pipeline stood still: the longest stall in a
-// window is the longest time between two rises while work was left.
+// window is the longest time between two rises (a test ends its last window when all is done).
 
 #include <algorithm>
 #include <atomic>
@@ -17,20 +17,15 @@ class ProgressRecorder {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // `progress` is read on the recorder's thread; `total` is the count at which all is done.
-  ProgressRecorder(std::function<long long()> progress, long long total)
-      : progress_(std::move(progress)), total_(total), thread_([this] { run(); }) {}
+  // `progress` is read on the recorder's thread.
+  explicit ProgressRecorder(std::function<long long()> progress)
+      : progress_(std::move(progress)), thread_([this] { run(); }) {}
   ~ProgressRecorder() {
     stop_ = true;
     thread_.join();
   }
 
-  long long latest() const {
-    std::lock_guard lock(mutex_);
-    return samples_.empty() ? 0 : samples_.back().value;
-  }
-
-  // The longest time in [from, to) that the count did not rise while it was below the total.
+  // The longest time in [from, to) that the count did not rise.
   std::chrono::milliseconds longestStall(Clock::time_point from, Clock::time_point to) const {
     std::lock_guard lock(mutex_);
     Clock::duration longest{0};
@@ -42,7 +37,7 @@ class ProgressRecorder {
         continue;
       }
       if (sample.at >= to) break;
-      if (sample.value != last_value || sample.value >= total_) {
+      if (sample.value != last_value) {
         last_rise = sample.at;
         last_value = sample.value;
       }
@@ -69,7 +64,6 @@ class ProgressRecorder {
   }
 
   std::function<long long()> progress_;
-  long long total_;
   mutable std::mutex mutex_;
   std::vector<Sample> samples_;
   std::atomic<bool> stop_{false};

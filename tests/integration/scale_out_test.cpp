@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -157,7 +156,7 @@ TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing
     return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'") +
            query("SELECT count(*) FROM webhook_deliveries WHERE success");
   };
-  ProgressRecorder recorder(finished_work, LLONG_MAX);
+  ProgressRecorder recorder(finished_work);
   auto started = ProgressRecorder::Clock::now();
   std::vector<std::thread> clients;
   for (const auto& customer : customers) {
