@@ -1,7 +1,9 @@
 #include "topics/topic_admin.h"
 
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "topics/catalogue.h"
 #include "topics/kafka_handles.h"
@@ -38,6 +40,21 @@ std::vector<TopicState> describe(rd_kafka_t* client) {
       const auto& found = metadata->topics[i];
       if (topic.name == found.topic && !found.err) topic.partitions_found = found.partition_cnt;
     }
+  }
+  return topics;
+}
+
+// A controller that has created a topic answers before every broker knows it: the metadata we
+// read next may come from a broker still behind. Asks again until the topics show or time is up.
+std::vector<TopicState> describeOnceCreated(rd_kafka_t* client) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kTimeoutMs);
+  auto topics = describe(client);
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool all_found = true;
+    for (const auto& topic : topics) all_found = all_found && topic.partitions_found > 0;
+    if (all_found) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    topics = describe(client);
   }
   return topics;
 }
@@ -97,7 +114,7 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
                                ": " + rd_kafka_topic_result_error_string(results[i]));
     }
   }
-  return describe(client.get());
+  return describeOnceCreated(client.get());
 }
 
 }  // namespace smsgw::topics
