@@ -96,15 +96,18 @@ resume_sender() {
 }
 
 # CPU seconds so far by process name, children that ended included (/proc/PID/stat fields
-# 14-17 are in clock ticks).
+# 14-17 are in clock ticks). The bench stack's broker is named "broker" whichever it is (the
+# Kafka JVM or the mock), so that other JVMs on the box (a test's brokers) are not counted as it.
 cpu_by_name() {
-  local tick
+  local tick broker_pid
   tick=$(getconf CLK_TCK)
+  broker_pid=$(cat "$SMSGW_DATA_DIR/run/broker.pid" 2>/dev/null || echo none)
   for stat in /proc/[0-9]*/stat; do
     # The name is in parentheses and may hold spaces: split after the last ')'.
     line=$(cat "$stat" 2>/dev/null) || continue
     name=${line#*(}; name=${name%)*}
     rest=${line##*) }
+    [ "${line%% *}" = "$broker_pid" ] && name=broker
     echo "${name// /_} $rest"
   done | awk -v t="$tick" '{a[$1] += ($13 + $14 + $15 + $16) / t} END {for (k in a) print k, a[k]}' | sort
 }
@@ -123,12 +126,14 @@ settle() {
 }
 
 # cpu_per_message BEFORE AFTER N: from two cpu_by_name snapshots, each of our processes' and
-# PostgreSQL's CPU milliseconds per message, their sum, and what the simulator, the broker and
-# wrk cost apart. The last line's second field is the sum (scripts read it).
+# PostgreSQL's CPU milliseconds per message, their sum, the broker's, and what the simulator and
+# wrk cost apart. The last line's second field is the sum without the broker (scripts read it);
+# the line before it adds the broker.
 cpu_per_message() {
   join "$1" "$2" | awk -v n="$3" '
     {ms = ($3 - $2) * 1000 / n}
     $1 == "postgres" || ($1 ~ /^smsgw-/ && $1 != "smsgw-carrier-s" && $1 != "smsgw-broker") {ours += ms; printf "   %-18s %6.3f ms/message\n", $1, ms; next}
-    ($1 == "smsgw-carrier-s" || $1 == "smsgw-broker" || $1 == "wrk") && ms > 0.001 {apart = apart sprintf("%s %.3f, ", $1, ms)}
-    END {sub(/, $/, "", apart); printf "   apart (ms/message): %s\n   our processes and PostgreSQL: %.2f ms of CPU per message\n", apart, ours}'
+    $1 == "broker" {broker = ms; printf "   %-18s %6.3f ms/message\n", "broker", ms; next}
+    ($1 == "smsgw-carrier-s" || $1 == "wrk") && ms > 0.001 {apart = apart sprintf("%s %.3f, ", $1, ms)}
+    END {sub(/, $/, "", apart); printf "   apart (ms/message): %s\n   with the broker: %.2f ms of CPU per message\n   our processes and PostgreSQL: %.2f ms of CPU per message\n", apart, ours + broker, ours}'
 }
