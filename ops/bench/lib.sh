@@ -96,12 +96,13 @@ resume_sender() {
 }
 
 # CPU seconds so far by process name, children that ended included (/proc/PID/stat fields
-# 14-17 are in clock ticks). The bench stack's broker is named "broker" whichever it is (the
-# Kafka JVM or the mock), so that other JVMs on the box (a test's brokers) are not counted as it.
+# 14-17 are in clock ticks). The broker in use is named "broker" whichever it is (the Kafka JVM
+# or the mock; BENCH_BROKER_PID_FILE when not the stack's own), so that other JVMs on the box (a
+# test's brokers, an idle Kafka beside the mock) are not counted as it.
 cpu_by_name() {
   local tick broker_pid
   tick=$(getconf CLK_TCK)
-  broker_pid=$(cat "$SMSGW_DATA_DIR/run/broker.pid" 2>/dev/null || echo none)
+  broker_pid=$(cat "${BENCH_BROKER_PID_FILE:-$SMSGW_DATA_DIR/run/broker.pid}" 2>/dev/null || echo none)
   for stat in /proc/[0-9]*/stat; do
     # The name is in parentheses and may hold spaces: split after the last ')'.
     line=$(cat "$stat" 2>/dev/null) || continue

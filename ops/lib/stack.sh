@@ -235,9 +235,16 @@ wait_for() {  # wait_for WHAT SECONDS COMMAND...
 worker_started() { is_running "$1" && grep -q "worker ${2:-$1} started" "$LOG_DIR/$1.log"; }
 
 start_services() {
-  local bin="$SMSGW_BUILD_DIR"
   service_env
   start_broker
+  start_ours
+}
+
+# Everything of ours on the running broker and PostgreSQL: the migrations, the simulator, the API
+# and the workers (ops/bench/pipeline-cost moves them from one broker to another).
+start_ours() {
+  local bin="$SMSGW_BUILD_DIR"
+  service_env
   "$bin/db/smsgw-migrate" >&2
   start carrier-sim "$bin/ops/smsgw-carrier-sim" --host 127.0.0.1 --port "$SIM_PORT"
   start api "$bin/api/smsgw-api"
@@ -283,14 +290,18 @@ start_observer() {
 
 stop_services() {
   stop prometheus
+  stop_ours
+  stop broker
+  rm -f "$BOOTSTRAP_FILE"
+}
+
+stop_ours() {
   local w instance
   for w in "${WORKERS[@]}"; do
     for instance in $(running_worker_instances "$w"); do stop "$instance"; done
   done
   stop api
   stop carrier-sim
-  stop broker
-  rm -f "$BOOTSTRAP_FILE"
 }
 
 print_status() {
