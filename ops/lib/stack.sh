@@ -87,10 +87,14 @@ install_npm_checks() {
   # OAuth and MCP with the MCP TypeScript SDK, and the consent page in Debian's chromium (a
   # test-only package: not in packages.txt, which the image's build stage installs too).
   (cd "$REPO_ROOT/tests/e2e/mcp" && npm ci --no-audit --no-fund --silent)
-  if ! command -v chromium >/dev/null; then
-    log "installing: chromium fonts-dejavu-core"
+  # kcat, a Kafka client of its own, reads our topics in a test (tests/e2e/kcat.sh).
+  local test_only=()
+  command -v chromium >/dev/null || test_only+=(chromium fonts-dejavu-core)
+  command -v kcat >/dev/null || test_only+=(kcat)
+  if [ "${#test_only[@]}" -gt 0 ]; then
+    log "installing: ${test_only[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${test_only[@]}" >/dev/null
   fi
 }
 
