@@ -69,6 +69,8 @@ void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier)
   settings.add("CARRIER_BASE_URL", carrier.base_url,
                "the carrier's HTTP API (its default, the local simulator, only on a local stack)");
   settings.afterReading([&carrier] {
+    // Paths are appended to it ("/v2/messages"): "https://api.telnyx.com/" must not make "//v2".
+    while (!carrier.base_url.empty() && carrier.base_url.back() == '/') carrier.base_url.pop_back();
     if (carrier.base_url == kSimulatorBaseUrl && !env::isLocalStack()) {
       throw std::invalid_argument(
           "CARRIER_BASE_URL is still the local carrier simulator's address; set the carrier's "

@@ -1,0 +1,26 @@
+// The carrier's settings as a process reads them from its command line.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "adapters/http_carrier_client.h"
+#include "adapters/process_settings.h"
+#include "adapters/settings.h"
+
+using namespace smsgw;
+
+TEST(CarrierSettings, ABaseUrlGivenWithTrailingSlashesMakesNoDoubleSlashInPaths) {
+  for (std::string given :
+       {"https://api.telnyx.com/", "https://api.telnyx.com//", "https://api.telnyx.com"}) {
+    ProcessSettings settings("smsgw-test", "reads the carrier's settings");
+    CarrierClientConfig carrier;
+    addCarrierSettings(settings, carrier);
+    std::vector<std::string> args = {"smsgw-test", "--carrier-base-url", given, "--carrier-api-key",
+                                     "KEY0123456789_an_operators_own"};
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    settings.parse(static_cast<int>(argv.size()), argv.data());
+    EXPECT_EQ(carrier.base_url, "https://api.telnyx.com") << given;
+  }
+}
