@@ -2,11 +2,52 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
 
 #include "domain/crypto.h"
+#include "domain/ed25519.h"
 
 namespace smsgw {
+namespace {
+
+// The timestamp header's seconds when they are digits only and within the tolerance of now.
+std::optional<long long> timestampWithinTolerance(std::string_view header, long long now_unix) {
+  long long timestamp = 0;
+  const char* end = header.data() + header.size();
+  auto parsed = std::from_chars(header.data(), end, timestamp);
+  if (header.empty() || header.size() > 12 || parsed.ec != std::errc() || parsed.ptr != end ||
+      std::llabs(now_unix - timestamp) > kCarrierCallbackToleranceSeconds)
+    return std::nullopt;
+  return timestamp;
+}
+
+std::string telnyxSignedText(long long timestamp, std::string_view body) {
+  return fmt::format("{}|{}", timestamp, body);
+}
+
+}  // namespace
+
+std::string signTelnyxWebhook(std::string_view private_key, long long timestamp,
+                              std::string_view body) {
+  return crypto::base64(crypto::ed25519Sign(private_key, telnyxSignedText(timestamp, body)));
+}
+
+bool verifyTelnyxWebhook(std::string_view public_key_base64, std::string_view timestamp_header,
+                         std::string_view signature_header, std::string_view body,
+                         long long now_unix) {
+  auto timestamp = timestampWithinTolerance(timestamp_header, now_unix);
+  if (!timestamp) return false;
+  try {
+    return crypto::ed25519Verify(crypto::base64Decode(public_key_base64),
+                                 telnyxSignedText(*timestamp, body),
+                                 crypto::base64Decode(signature_header));
+  } catch (const std::invalid_argument&) {  // a key or signature that is not base64
+    return false;
+  }
+}
 
 std::string signCarrierCallback(std::string_view secret, long long timestamp,
                                 std::string_view body) {
@@ -16,13 +57,10 @@ std::string signCarrierCallback(std::string_view secret, long long timestamp,
 bool verifyCarrierCallback(std::string_view secret, std::string_view timestamp_header,
                            std::string_view signature_header, std::string_view body,
                            long long now_unix) {
-  if (secret.empty() || timestamp_header.empty() || timestamp_header.size() > 12) return false;
-  std::string ts(timestamp_header);
-  char* end = nullptr;
-  long long timestamp = std::strtoll(ts.c_str(), &end, 10);
-  if (*end != '\0' || std::llabs(now_unix - timestamp) > kCarrierCallbackToleranceSeconds)
-    return false;
-  return crypto::constantTimeEquals(signCarrierCallback(secret, timestamp, body), signature_header);
+  auto timestamp = timestampWithinTolerance(timestamp_header, now_unix);
+  if (secret.empty() || !timestamp) return false;
+  return crypto::constantTimeEquals(signCarrierCallback(secret, *timestamp, body),
+                                    signature_header);
 }
 
 }  // namespace smsgw

@@ -1,6 +1,6 @@
 // Telnyx's webhook signatures: Ed25519 over "{timestamp}|{raw body}", base64 headers, the
 // account's public key in base64, a replay window.
-#include "domain/telnyx_signature.h"
+#include "domain/carrier_callback.h"
 
 #include <gtest/gtest.h>
 
