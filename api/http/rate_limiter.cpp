@@ -4,6 +4,14 @@
 
 namespace smsgw::api {
 
+namespace {
+
+long long secondsUp(long long microseconds) {
+  return (microseconds + 999'999) / 1'000'000;
+}
+
+}  // namespace
+
 RateLimiter::RateLimiter(int limit, std::chrono::milliseconds window, const Clock& clock)
     : limit_(limit), window_(window), clock_(clock) {}
 
@@ -12,29 +20,36 @@ RateDecision RateLimiter::hit(const std::string& key) {
 }
 
 RateDecision RateLimiter::hit(const std::string& key, int limit) {
-  auto now_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(clock_.now().time_since_epoch());
-  long long index = now_ms.count() / window_.count();
-  long long window_end_ms = (index + 1) * window_.count();
+  limit = std::max(limit, 1);
+  const long long now =
+      std::chrono::duration_cast<std::chrono::microseconds>(clock_.now().time_since_epoch())
+          .count();
+  const long long window = window_.count();
+  // Rounded down, so that `limit` requests at once always fit in the window.
+  const long long interval = std::max<long long>(1, window / limit);
+
   std::lock_guard lock(mutex_);
-  if (index - last_prune_index_ > 60) {  // forget idle accounts now and then
-    std::erase_if(windows_, [&](const auto& entry) { return entry.second.index < index; });
-    last_prune_index_ = index;
+  if (now - last_prune_us_ > window) {  // a key whose arrival time has passed is a fresh key
+    std::erase_if(next_arrival_us_, [&](const auto& entry) { return entry.second <= now; });
+    last_prune_us_ = now;
   }
-  Window& w = windows_[key];
-  if (w.index != index) w = {index, 0};
+  long long& next_arrival = next_arrival_us_[key];
+  const long long arrival = std::max(next_arrival, now);
+
   RateDecision decision;
   decision.limit = limit;
-  decision.reset_unix = (window_end_ms + 999) / 1000;
-  if (w.count >= limit) {
+  if (arrival + interval - now > window) {
     decision.allowed = false;
     decision.remaining = 0;
+    decision.reset_unix = secondsUp(arrival);
     decision.retry_after_seconds =
-        static_cast<int>(std::max<long long>(1, (window_end_ms - now_ms.count() + 999) / 1000));
+        static_cast<int>(std::max<long long>(1, secondsUp(arrival + interval - window - now)));
     return decision;
   }
-  w.count++;
-  decision.remaining = limit - w.count;
+  next_arrival = arrival + interval;
+  decision.remaining = static_cast<int>(std::min<long long>(
+      limit - 1, std::max<long long>(0, (now + window - next_arrival) / interval)));
+  decision.reset_unix = secondsUp(next_arrival);
   return decision;
 }
 

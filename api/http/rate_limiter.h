@@ -1,7 +1,10 @@
 #pragma once
-// Fixed-window request counting per key (an account id). In-process: with several API
-// instances each enforces its own window, so the effective limit scales with instances.
-// Thread-safe.
+// Request limits per key (an account id, an address), as the generic cell rate algorithm
+// (GCRA): a key may spend `limit` requests at once, then earns one back every window/limit.
+// So no span of one window ever holds more than `limit` allowed requests, wherever it starts;
+// a fixed window would let twice the limit through around its edge, and the spec's "30 a
+// minute" means any minute. One timestamp per key. In-process: with several API instances
+// each enforces its own limit, so the effective limit scales with instances. Thread-safe.
 
 #include <chrono>
 #include <mutex>
@@ -15,9 +18,9 @@ namespace smsgw::api {
 struct RateDecision {
   bool allowed = true;
   int limit = 0;
-  int remaining = 0;
-  long long reset_unix = 0;     // when the current window ends (Unix seconds, rounded up)
-  int retry_after_seconds = 0;  // set when refused
+  int remaining = 0;            // requests that could be spent right now, after this one
+  long long reset_unix = 0;     // when the key has its whole limit again (Unix seconds, up)
+  int retry_after_seconds = 0;  // set when refused: when the next request would be allowed
 };
 
 class RateLimiter {
@@ -28,16 +31,14 @@ class RateLimiter {
   RateDecision hit(const std::string& key, int limit);
 
  private:
-  struct Window {
-    long long index = -1;
-    int count = 0;
-  };
   int limit_;
-  std::chrono::milliseconds window_;
+  std::chrono::microseconds window_;
   const Clock& clock_;
   std::mutex mutex_;
-  std::unordered_map<std::string, Window> windows_;
-  long long last_prune_index_ = 0;
+  // The theoretical arrival time of each key's next request (microseconds since the epoch):
+  // the key is refused while it lies more than a window ahead of now.
+  std::unordered_map<std::string, long long> next_arrival_us_;
+  long long last_prune_us_ = 0;
 };
 
 }  // namespace smsgw::api
