@@ -30,10 +30,11 @@ struct OutboundSms {
   static OutboundSms parse(const std::string& payload);
 };
 
-// carrier.receipts, v1: the carrier's final word on a message it accepted.
+// carrier.receipts, v1: the carrier's final word on a message it accepted (Telnyx's
+// message.finalized, or a poll that found a final status).
 struct CarrierReceipt {
   std::string carrier_message_id;
-  std::string status;  // delivered, sending_failed, delivery_failed, expired, sending
+  std::string status;  // the recipient's: delivered, delivery_failed, delivery_unconfirmed, …
   nlohmann::json errors = nlohmann::json::array();  // [{code, title, detail}]
   nlohmann::json toJson() const;
   static CarrierReceipt parse(const std::string& payload);

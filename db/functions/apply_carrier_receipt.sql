@@ -1,5 +1,6 @@
 -- The receipt worker's application of a final receipt, in one round trip under the same lock:
--- the message (SENDING or SENT) takes p_next_status with the carrier's error code; a delivered
+-- the message (SENDING or SENT, and not already at p_next_status, so that a repeated
+-- unconfirmed receipt raises nothing twice) takes p_next_status with the carrier's error code; a delivered
 -- LIVE message clears its destination's run of carrier failures; the event is raised with what
 -- only the message row knows (account, mode, id, to, from) set into p_event_record. A receipt
 -- for no message yet is held for the sender (HELD); one for a message already final changes
@@ -22,6 +23,7 @@ BEGIN
   UPDATE messages m SET status = p_next_status, error_code = p_error_code, updated_at = p_now,
     delivered_at = CASE WHEN p_next_status = 'DELIVERED' THEN p_now ELSE m.delivered_at END
   WHERE m.carrier_message_id = p_carrier_message_id AND m.status IN ('SENDING', 'SENT')
+    AND m.status <> p_next_status
   RETURNING m.id, m.account_id, m.from_number, m.to_number, m.mode, m.send_attempt,
             m.cost_cents INTO changed;
   IF NOT FOUND THEN

@@ -30,6 +30,9 @@ const Transition& table(Move move) {
   static const Transition kUndelivered{
       {S::Sending, S::Sent}, S::Undelivered, "message.undelivered"};
   static const Transition kSendingFailed{{S::Sending, S::Sent}, S::Failed, "message.failed"};
+  // The spec's reserved message.sending: a final receipt that reports no outcome. SENT tells
+  // it apart from a message still on its way; a late outcome may still settle it.
+  static const Transition kUnconfirmed{{S::Sending}, S::Sent, "message.sending"};
   static const Transition kReceive{{}, S::Received, "message.received"};
   switch (move) {
     case Move::Accept:
@@ -48,6 +51,8 @@ const Transition& table(Move move) {
       return kUndelivered;
     case Move::ReceiptSendingFailed:
       return kSendingFailed;
+    case Move::ReceiptUnconfirmed:
+      return kUnconfirmed;
     case Move::Receive:
       return kReceive;
   }
@@ -103,13 +108,19 @@ bool allows(Move move, std::optional<MessageStatus> from) {
   return std::find(transition.from.begin(), transition.from.end(), *from) != transition.from.end();
 }
 
-std::optional<Move> receiptMove(std::string_view carrier_status) {
+Move receiptMove(std::string_view carrier_status) {
   if (carrier_status == "delivered") return Move::ReceiptDelivered;
   if (carrier_status == "delivery_failed" || carrier_status == "expired")
     return Move::ReceiptUndelivered;
   if (carrier_status == "sending_failed") return Move::ReceiptSendingFailed;
-  if (carrier_status == "sending") return std::nullopt;
-  throw std::invalid_argument("unknown carrier status " + std::string(carrier_status));
+  if (carrier_status == "delivery_unconfirmed" || carrier_status == "queued" ||
+      carrier_status == "sending" || carrier_status == "sent")
+    return Move::ReceiptUnconfirmed;
+  throw std::invalid_argument("unknown carrier status '" + std::string(carrier_status) + "'");
+}
+
+bool isFinalCarrierStatus(std::string_view carrier_status) {
+  return carrier_status != "queued" && carrier_status != "sending" && carrier_status != "sent";
 }
 
 nlohmann::json queuedEvent(const MessageParties& message) {

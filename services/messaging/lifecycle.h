@@ -35,6 +35,7 @@ enum class Move {
   ReceiptDelivered,      // the carrier's receipt: on the handset
   ReceiptUndelivered,    // blocked, expired or unreachable (charge kept)
   ReceiptSendingFailed,  // the carrier could not send it after all (refunded)
+  ReceiptUnconfirmed,    // the carrier's last word confirms nothing (charge kept): SENT
   Receive,               // a text arrived on an account number
 };
 
@@ -55,9 +56,15 @@ bool allows(Move move, std::optional<MessageStatus> from);
 // failed_before_carrier's rule alone, read where a retry is decided.
 const std::vector<ErrorCode>& platformFailures();
 
-// A carrier receipt's status as a move; nullopt for `sending`, which is not final. Throws
-// std::invalid_argument for a status the carrier protocol does not have.
-std::optional<Move> receiptMove(std::string_view carrier_status);
+// A final receipt's recipient status (Telnyx's message.finalized, or a poll that found a final
+// status) as a move. delivered, delivery_failed, expired and sending_failed settle the message;
+// delivery_unconfirmed, and a final word that is still queued, sending or sent, confirm nothing
+// and leave it SENT (docs/carrier.md). Throws std::invalid_argument for a status Telnyx does
+// not have, and for none.
+Move receiptMove(std::string_view carrier_status);
+// Whether a message at this status has the carrier's last word (what a poll of the carrier
+// waits for): everything but queued, sending and sent.
+bool isFinalCarrierStatus(std::string_view carrier_status);
 
 // A message's own fields every event names.
 struct MessageParties {

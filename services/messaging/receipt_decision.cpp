@@ -4,16 +4,18 @@
 
 namespace smsgw::messaging {
 
-std::optional<ReceiptDecision> decideReceipt(const topics::CarrierReceipt& receipt) {
-  std::optional<Move> move;
+ReceiptDecision decideReceipt(const topics::CarrierReceipt& receipt) {
+  Move move;
   try {
     move = receiptMove(receipt.status);
   } catch (const std::invalid_argument& e) {
     throw topics::PermanentError(e.what());
   }
-  if (!move) return std::nullopt;
-  ReceiptDecision decision{*move, ""};
-  if (receipt.errors.is_array() && !receipt.errors.empty() && receipt.errors[0].is_object()) {
+  ReceiptDecision decision{move, ""};
+  // The spec keeps an error code on FAILED and UNDELIVERED only; the errors themselves still
+  // travel in the event.
+  bool failed = move == Move::ReceiptUndelivered || move == Move::ReceiptSendingFailed;
+  if (failed && receipt.errors.is_array() && !receipt.errors.empty() && receipt.errors[0].is_object()) {
     auto code = receipt.errors[0].find("code");
     if (code != receipt.errors[0].end() && code->is_string()) decision.error_code = *code;
   }
@@ -21,7 +23,7 @@ std::optional<ReceiptDecision> decideReceipt(const topics::CarrierReceipt& recei
 }
 
 ReceiptFollowUp followUpOf(Move move, bool live) {
-  if (!live || move == Move::ReceiptDelivered) return {};
+  if (!live || (move != Move::ReceiptUndelivered && move != Move::ReceiptSendingFailed)) return {};
   return {transitionOf(move).to == MessageStatus::Failed, true};
 }
 

@@ -12,12 +12,12 @@
 namespace smsgw::messaging {
 
 struct ReceiptDecision {
-  Move move;               // ReceiptDelivered, ReceiptUndelivered or ReceiptSendingFailed
-  std::string error_code;  // the carrier's first error code; empty when it gave none
+  Move move;               // one of the Receipt* moves
+  std::string error_code;  // a failure's first carrier error code; empty when it gave none
 };
-// nullopt for `sending`, which is not final. Throws topics::PermanentError for a status the
-// carrier protocol does not have: no retry will help.
-std::optional<ReceiptDecision> decideReceipt(const topics::CarrierReceipt& receipt);
+// Every record on carrier.receipts is a final word (receiptMove). Throws topics::PermanentError
+// for a status the carrier protocol does not have: no retry will help.
+ReceiptDecision decideReceipt(const topics::CarrierReceipt& receipt);
 
 // What applying a move to a LIVE message entails beyond its status and event (a TEST message,
 // and any delivered one, entail nothing).
@@ -25,6 +25,7 @@ struct ReceiptFollowUp {
   bool refund = false;  // the carrier could not send it: the charge is given back
   bool counts_against_destination = false;  // toward undeliverable, and the account's health
 };
+// Only a failure counts against the destination: an unconfirmed receipt is no evidence.
 ReceiptFollowUp followUpOf(Move move, bool live);
 
 }  // namespace smsgw::messaging

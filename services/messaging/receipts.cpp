@@ -16,10 +16,9 @@ namespace smsgw::messaging {
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy, TimePoint now) {
-  auto decision = decideReceipt(receipt);
-  if (!decision) return ReceiptOutcome::Unchanged;
-  const Move move = decision->move;
-  const std::string& error_code = decision->error_code;
+  const ReceiptDecision decision = decideReceipt(receipt);
+  const Move move = decision.move;
+  const std::string& error_code = decision.error_code;
   soci::indicator error_ind = error_code.empty() ? soci::i_null : soci::i_ok;
   const Transition& transition = transitionOf(move);
   std::string next(toString(transition.to)), type(transition.event);

@@ -70,13 +70,37 @@ class MessageLifecycleTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(MessageLifecycleTest, ReceiptsMoveOnlyWhatTheTableAllows) {
-  for (std::string carrier_status : {"delivered", "delivery_failed", "expired", "sending_failed"}) {
-    Move move = *receiptMove(carrier_status);
+  for (std::string carrier_status :
+       {"delivered", "delivery_failed", "expired", "sending_failed", "delivery_unconfirmed"}) {
+    Move move = receiptMove(carrier_status);
     holdsToTheTable(move, [&](soci::session& sql, const std::string& id) {
       applyReceipt(sql, {"carrier-" + id, carrier_status, nlohmann::json::array()}, policy_,
                    std::chrono::system_clock::now());
     });
   }
+}
+
+TEST_F(MessageLifecycleTest, AnUnconfirmedReceiptTwiceRaisesOneEventAndALateOutcomeSettles) {
+  // Telnyx retries a callback it did not see answered, and Kafka may deliver a record twice.
+  std::string id = messageIn(MessageStatus::Sending);
+  auto apply = [&](const std::string& carrier_status) {
+    db::Session sql(database_);
+    return applyReceipt(*sql, {"carrier-" + id, carrier_status, nlohmann::json::array()}, policy_,
+                        std::chrono::system_clock::now());
+  };
+  EXPECT_EQ(apply("delivery_unconfirmed"), ReceiptOutcome::Applied);
+  EXPECT_EQ(apply("delivery_unconfirmed"), ReceiptOutcome::Unchanged);
+  EXPECT_EQ(statusOf(id), "SENT");
+  int events = 0;
+  {
+    db::Session sql(database_);
+    *sql << "SELECT count(*) FROM events WHERE data->>'message_id' = :id AND "
+            "type = 'message.sending' AND data->>'status' = 'delivery_unconfirmed'",
+        soci::use(id), soci::into(events);
+  }
+  EXPECT_EQ(events, 1);
+  EXPECT_EQ(apply("delivered"), ReceiptOutcome::Applied) << "a handset's late receipt still counts";
+  EXPECT_EQ(statusOf(id), "DELIVERED");
 }
 
 TEST_F(MessageLifecycleTest, TheCarriersAcceptanceMovesOnlyWhatTheTableAllows) {

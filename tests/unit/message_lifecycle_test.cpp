@@ -38,6 +38,7 @@ TEST(MessageLifecycle, EveryMoveGoesWhereTheSpecSaysAndRaisesItsEvent) {
       {Move::ReceiptDelivered, {S::Sending, S::Sent}, S::Delivered, "message.delivered"},
       {Move::ReceiptUndelivered, {S::Sending, S::Sent}, S::Undelivered, "message.undelivered"},
       {Move::ReceiptSendingFailed, {S::Sending, S::Sent}, S::Failed, "message.failed"},
+      {Move::ReceiptUnconfirmed, {S::Sending}, S::Sent, "message.sending"},
       {Move::Receive, {}, S::Received, "message.received"},
   };
   for (const auto& row : rows) {
@@ -61,6 +62,7 @@ TEST(MessageLifecycle, NothingLeavesAFinalStatusButARetryOfAFailureBeforeTheCarr
                         Move::ReceiptDelivered,
                         Move::ReceiptUndelivered,
                         Move::ReceiptSendingFailed,
+                        Move::ReceiptUnconfirmed,
                         Move::Receive};
   for (S final : {S::Delivered, S::Undelivered, S::Received}) {
     for (Move move : moves) EXPECT_FALSE(allows(move, final)) << toString(final);
@@ -79,8 +81,18 @@ TEST(MessageLifecycle, ReceiptsMapToMoves) {
   EXPECT_EQ(receiptMove("delivery_failed"), Move::ReceiptUndelivered);
   EXPECT_EQ(receiptMove("expired"), Move::ReceiptUndelivered);
   EXPECT_EQ(receiptMove("sending_failed"), Move::ReceiptSendingFailed);
-  EXPECT_FALSE(receiptMove("sending")) << "not final";
+  for (const char* confirms_nothing : {"delivery_unconfirmed", "queued", "sending", "sent"})
+    EXPECT_EQ(receiptMove(confirms_nothing), Move::ReceiptUnconfirmed) << confirms_nothing;
   EXPECT_THROW(receiptMove("lost"), std::invalid_argument);
+  EXPECT_THROW(receiptMove(""), std::invalid_argument) << "a receipt without a status";
+}
+
+TEST(MessageLifecycle, APollWaitsForEveryStatusButTheThreeOnTheWay) {
+  for (const char* on_the_way : {"queued", "sending", "sent"})
+    EXPECT_FALSE(isFinalCarrierStatus(on_the_way)) << on_the_way;
+  for (const char* last_word :
+       {"delivered", "delivery_failed", "expired", "sending_failed", "delivery_unconfirmed"})
+    EXPECT_TRUE(isFinalCarrierStatus(last_word)) << last_word;
 }
 
 TEST(MessageLifecycle, EventsCarryTheSpecsFields) {

@@ -91,14 +91,14 @@ std::optional<topics::CarrierReceipt> recoverReceipt(CarrierClient& carrier,
                                                      const std::string& carrier_id) {
   if (mode == "TEST") return simulateHandoff(message_id, to).receipt;
   CarrierMessageStatus status = carrier.messageStatus(carrier_id);
-  if (!status.ok) return std::nullopt;
+  if (!status.ok || !messaging::isFinalCarrierStatus(status.status)) return std::nullopt;
   topics::CarrierReceipt receipt{carrier_id, status.status};
   if (!status.error_code.empty()) {
     receipt.errors.push_back(
         {{"code", status.error_code}, {"title", status.error_title}, {"detail", status.status}});
   }
   try {
-    if (!messaging::decideReceipt(receipt)) return std::nullopt;  // still on its way
+    messaging::decideReceipt(receipt);  // a status Telnyx does not have is not published
   } catch (const topics::PermanentError&) {
     spdlog::warn("reconciler: the carrier reports {} as '{}', not a receipt status", carrier_id,
                  status.status);
