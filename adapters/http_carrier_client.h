@@ -19,7 +19,13 @@ struct CarrierClientConfig {
 // The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.
 inline constexpr const char* kSimulatorApiKey = "sim-key";
 inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8090";
-inline constexpr const char* kSimulatorCallbackSecret = "sim-callback-secret";
+// The simulator signs its callbacks as Telnyx does, with this published Ed25519 key pair (base64
+// of the raw 32 bytes); a production process refuses the public one, since anyone can sign with
+// its private half.
+inline constexpr const char* kSimulatorWebhookPrivateKey =
+    "wBHkV/YfOUSu8AuN34MKfC838Wjexp3bKqLn2XsyYNA=";
+inline constexpr const char* kSimulatorWebhookPublicKey =
+    "6CIaODI8VKej2Koxy5F0ReZSA8axRLF8gtXGUxLjZbw=";
 
 class HttpCarrierClient final : public CarrierClient {
  public:

@@ -42,10 +42,10 @@ struct ApiConfig {
   std::chrono::milliseconds webhook_timeout{10000};  // a replay waits this long for the endpoint
   std::string platform_sender = "+15873190000";      // platform texts (owner verification codes)
   std::string terms_version = "2026-01";
-  std::string carrier_callback_secret;   // verifies the carrier's signed callbacks
-  std::string verification_code_secret;  // keys the HMAC under which owner codes are stored
-  int owner_code_resend_seconds = 30;    // between two owner-verification texts of an account
-  SendPolicy send_policy;                // send limits and pacing
+  std::string carrier_webhook_public_key;  // Telnyx's Ed25519 key, base64: checks its callbacks
+  std::string verification_code_secret;    // keys the HMAC under which owner codes are stored
+  int owner_code_resend_seconds = 30;      // between two owner-verification texts of an account
+  SendPolicy send_policy;                  // send limits and pacing
   // Where clients reach this API (no trailing slash): the OAuth issuer and the MCP resource.
   std::string public_base_url;
   std::string oauth_form_secret;  // keys the consent form's CSRF token

@@ -14,6 +14,7 @@
 #include "api/http/server.h"
 #include "api/routes/routes.h"
 #include "db/error_text.h"
+#include "domain/carrier_callback.h"
 #include "topics/consumer_loop.h"
 #include "topics/process_ops.h"
 
@@ -83,12 +84,17 @@ void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {
                "sender of platform texts (owner verification codes)");
   settings.add("OWNER_CODE_RESEND_SECONDS", c.owner_code_resend_seconds,
                "between two owner-phone codes of an account");
-  settings.addSecret("CARRIER_CALLBACK_SECRET", c.carrier_callback_secret, kSimulatorCallbackSecret,
-                     "verifies the carrier's signed callbacks");
+  settings.addSecret("TELNYX_PUBLIC_KEY", c.carrier_webhook_public_key, kSimulatorWebhookPublicKey,
+                     "Telnyx's public key (Mission Control, Keys & Credentials, base64): checks "
+                     "the Ed25519 signature of every carrier callback");
   addVerificationCodeSecret(settings, c.verification_code_secret);
   addSendPolicySettings(settings, c.send_policy);
   addOAuthSettings(settings, c);
   settings.afterReading([&c] {
+    // A key that cannot verify anything would refuse every receipt and inbound text in silence.
+    if (!isEd25519PublicKey(c.carrier_webhook_public_key))
+      throw std::invalid_argument(
+          "TELNYX_PUBLIC_KEY is not an Ed25519 public key (base64 of 32 bytes)");
     // Every reactor and slow-lane thread may hold a connection at once: none waits for a
     // connection that another holds while it waits on the carrier.
     if (c.db_pool_size <= 0)

@@ -49,18 +49,12 @@ bool verifyTelnyxWebhook(std::string_view public_key_base64, std::string_view ti
   }
 }
 
-std::string signCarrierCallback(std::string_view secret, long long timestamp,
-                                std::string_view body) {
-  return crypto::hex(crypto::hmacSha256(secret, fmt::format("{}.{}", timestamp, body)));
-}
-
-bool verifyCarrierCallback(std::string_view secret, std::string_view timestamp_header,
-                           std::string_view signature_header, std::string_view body,
-                           long long now_unix) {
-  auto timestamp = timestampWithinTolerance(timestamp_header, now_unix);
-  if (secret.empty() || !timestamp) return false;
-  return crypto::constantTimeEquals(signCarrierCallback(secret, *timestamp, body),
-                                    signature_header);
+bool isEd25519PublicKey(std::string_view base64) {
+  try {
+    return crypto::base64Decode(base64).size() == crypto::kEd25519KeyBytes;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 }  // namespace smsgw

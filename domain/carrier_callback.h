@@ -1,16 +1,11 @@
 #pragma once
-// Signatures on the carrier's HTTP callbacks (receipts and inbound texts) to the gateway. Both
-// schemes refuse a callback signed further than the tolerance from now (a replay window).
-//
-// Telnyx's, as its Messaging API v2 sends them:
+// Signatures on the carrier's HTTP callbacks (receipts and inbound texts) to the gateway, as
+// Telnyx's Messaging API v2 sends them:
 //   telnyx-timestamp: Unix seconds
 //   telnyx-signature-ed25519: base64(Ed25519 signature of "{timestamp}|{raw body}")
 // checked with the account's public key (Mission Control, Keys & Credentials: the 32 raw bytes
-// in base64).
-//
-// The simulator's own, still used by the callback route until it checks Telnyx's (issue 36):
-//   X-Carrier-Timestamp: Unix seconds
-//   X-Carrier-Signature: hex(HMAC-SHA256(secret, "{timestamp}.{raw body}"))
+// in base64). A callback signed further than the tolerance from now is refused (a replay
+// window, as Telnyx's SDKs keep).
 
 #include <string>
 #include <string_view>
@@ -28,10 +23,7 @@ bool verifyTelnyxWebhook(std::string_view public_key_base64, std::string_view ti
                          std::string_view signature_header, std::string_view body,
                          long long now_unix);
 
-std::string signCarrierCallback(std::string_view secret, long long timestamp,
-                                std::string_view body);
-bool verifyCarrierCallback(std::string_view secret, std::string_view timestamp_header,
-                           std::string_view signature_header, std::string_view body,
-                           long long now_unix);
+// Whether `base64` is a public key as Telnyx shows it: base64 of 32 raw bytes.
+bool isEd25519PublicKey(std::string_view base64);
 
 }  // namespace smsgw

@@ -1,32 +1,37 @@
-// The carrier's signed callbacks: delivery receipts and inbound texts. Each is checked,
-// written to the outbox for its topic and answered at once; workers do the rest.
+// The carrier's webhooks, as Telnyx's Messaging API v2 posts them: one URL for every event,
+// signed with Ed25519 (domain/carrier_callback.h) and told apart by `data.event_type`.
+// message.finalized is a delivery receipt and message.received an inbound text: each is
+// checked, written to the outbox for its topic and answered at once; workers do the rest.
+// message.sent and every other type are answered 200 and dropped (our message.sent is raised
+// when the carrier answers the send). Telnyx retries what it did not see answered, so a second
+// copy must be harmless: receipts settle a message once, inbound texts are unique per carrier id.
 #include <spdlog/spdlog.h>
 
 #include "api/routes/routes.h"
 #include "db/outbox.h"
 #include "domain/carrier_callback.h"
 #include "domain/errors.h"
+#include "services/messaging/lifecycle.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
 
 namespace smsgw::api {
 namespace {
 
-nlohmann::json verifiedPayload(App& app, const ApiRequest& req) {
-  bool valid = verifyCarrierCallback(
-      app.config.carrier_callback_secret, req.header("x-carrier-timestamp").value_or(""),
-      req.header("x-carrier-signature").value_or(""), req.raw_body, unixSeconds(app.clock.now()));
+void requireTelnyxSignature(App& app, const ApiRequest& req) {
+  bool valid = verifyTelnyxWebhook(app.config.carrier_webhook_public_key,
+                                   req.header("telnyx-timestamp").value_or(""),
+                                   req.header("telnyx-signature-ed25519").value_or(""),
+                                   req.raw_body, unixSeconds(app.clock.now()));
   if (!valid) {
-    spdlog::warn("refused unauthenticated carrier callback {} from {}", req.path, req.client_ip);
+    spdlog::warn("refused an unsigned or stale carrier webhook from {}", req.client_ip);
     throw ApiError(ErrorCode::UNAUTHORIZED);
   }
-  nlohmann::json payload = req.body.is_object()
-                               ? req.body.value("/data/payload"_json_pointer, nlohmann::json())
-                               : nlohmann::json();
-  if (!payload.is_object() || !payload.contains("id") || !payload["id"].is_string()) {
-    throw validationError("data.payload.id", "is required");
-  }
-  return payload;
+}
+
+std::string textAt(const nlohmann::json& object, const nlohmann::json::json_pointer& at) {
+  if (!object.contains(at) || !object[at].is_string()) return "";
+  return object[at].get<std::string>();
 }
 
 ApiResponse publish(App& app, const std::string& topic, const std::string& key,
@@ -36,27 +41,49 @@ ApiResponse publish(App& app, const std::string& topic, const std::string& key,
   return ApiResponse::json(200, {{"received", true}});
 }
 
-ApiResponse receipt(App& app, ApiRequest& req) {
-  nlohmann::json payload = verifiedPayload(app, req);
-  topics::CarrierReceipt receipt{
-      payload["id"], payload.value("/to/0/status"_json_pointer, std::string("delivered"))};
+// A final receipt: the recipient's status is required and must be one Telnyx has, so that
+// nothing is guessed and a word we do not know is refused where Telnyx's dashboard shows it.
+ApiResponse receipt(App& app, const nlohmann::json& payload) {
+  std::string status = textAt(payload, "/to/0/status"_json_pointer);
+  try {
+    messaging::receiptMove(status);
+  } catch (const std::invalid_argument&) {
+    spdlog::warn("refused a receipt for {} with status '{}'", textAt(payload, "/id"_json_pointer),
+                 status);
+    throw validationError("data.payload.to[0].status",
+                          status.empty() ? "is required" : "is not a Telnyx recipient status");
+  }
+  topics::CarrierReceipt receipt{payload["id"], status};
   if (payload.contains("errors") && payload["errors"].is_array())
     receipt.errors = payload["errors"];
   return publish(app, std::string(topics::kCarrierReceipts.name), receipt.carrier_message_id,
                  receipt.toJson());
 }
 
-ApiResponse inbound(App& app, ApiRequest& req) {
-  nlohmann::json payload = verifiedPayload(app, req);
+ApiResponse inbound(App& app, const nlohmann::json& payload) {
   topics::InboundSms sms{payload["id"],
-                         payload.value("/from/phone_number"_json_pointer, std::string()),
-                         payload.value("/to/0/phone_number"_json_pointer, std::string()),
-                         payload.value("text", std::string()),
-                         payload.value("parts", 1),
+                         textAt(payload, "/from/phone_number"_json_pointer),
+                         textAt(payload, "/to/0/phone_number"_json_pointer),
+                         textAt(payload, "/text"_json_pointer),
+                         payload.contains("parts") && payload["parts"].is_number_integer()
+                             ? std::max(1, payload["parts"].get<int>())
+                             : 1,
                          formatIso(app.clock.now())};
   if (sms.from.empty() || sms.to.empty())
-    throw validationError("data.payload", "from and to are required");
+    throw validationError("data.payload", "from.phone_number and to[0].phone_number are required");
   return publish(app, std::string(topics::kSmsInbound.name), sms.to, sms.toJson());
+}
+
+ApiResponse webhook(App& app, ApiRequest& req) {
+  requireTelnyxSignature(app, req);
+  const nlohmann::json& body = req.body;
+  std::string type = body.is_object() ? textAt(body, "/data/event_type"_json_pointer) : "";
+  if (type != "message.finalized" && type != "message.received")
+    return ApiResponse::json(200, {{"received", true}});
+  nlohmann::json payload = body.value("/data/payload"_json_pointer, nlohmann::json());
+  if (!payload.is_object() || textAt(payload, "/id"_json_pointer).empty())
+    throw validationError("data.payload.id", "is required");
+  return type == "message.finalized" ? receipt(app, payload) : inbound(app, payload);
 }
 
 }  // namespace
@@ -64,10 +91,8 @@ ApiResponse inbound(App& app, ApiRequest& req) {
 void addCarrierCallbackRoutes(Router& router, App& app) {
   RouteOptions carrier;  // authenticated by signature, not by API key
   carrier.authenticated = false;
-  router.add("POST", "/carrier/receipts", carrier,
-             [&app](ApiRequest& r) { return receipt(app, r); });
-  router.add("POST", "/carrier/inbound", carrier,
-             [&app](ApiRequest& r) { return inbound(app, r); });
+  router.add("POST", "/carrier/webhooks", carrier,
+             [&app](ApiRequest& r) { return webhook(app, r); });
 }
 
 }  // namespace smsgw::api

@@ -1,7 +1,8 @@
-// smsgw-carrier-sim: the carrier simulator. Speaks the carrier protocol subset the gateway
-// uses (Telnyx-v2-shaped: messages, number lookup, number search, orders, holdings and
-// releases) and the control API tests and demos use
-// (/sim/messages, /sim/inbound, /sim/faults). Receipts go to the gateway after a short delay.
+// smsgw-carrier-sim: the carrier simulator. Speaks the part of Telnyx's Messaging API v2 the
+// gateway uses (messages, number lookup, number search, orders, holdings and releases) and the
+// control API tests and demos use (/sim/messages, /sim/inbound, /sim/faults). Its webhooks go
+// to one URL signed as Telnyx signs them (Ed25519 over "{timestamp}|{body}"): message.sent when
+// a text leaves, message.finalized after a short delay, message.received for inbound texts.
 #include <fmt/format.h>
 #include <pistache/endpoint.h>
 #include <pistache/router.h>
@@ -14,6 +15,7 @@
 #include <deque>
 #include <thread>
 
+#include "adapters/http_carrier_client.h"
 #include "adapters/http_client.h"
 #include "adapters/log.h"
 #include "domain/carrier_callback.h"
@@ -34,8 +36,9 @@ struct SimConfig {
   std::string host = "127.0.0.1";
   int port = 8090;
   std::string api_key = "sim-key";
-  std::string gateway_url = "http://127.0.0.1:8080";  // where callbacks go
-  std::string callback_secret = "sim-callback-secret";
+  std::string gateway_url = "http://127.0.0.1:8080";      // its /carrier/webhooks takes callbacks
+  std::string webhook_url;                                // set: callbacks go here instead
+  std::string signing_key = kSimulatorWebhookPrivateKey;  // base64 of the 32-byte seed
   int receipt_delay_ms = 300;
   int timeout_fault_ms = 7000;  // longer than the gateway's carrier timeout
   int send_latency_ms = 0;      // how long every accepted send takes to answer (benchmarks)
@@ -44,7 +47,11 @@ struct SimConfig {
 // Sends signed callbacks to the gateway from one background thread, each at its due time.
 class CallbackQueue {
  public:
-  explicit CallbackQueue(const SimConfig& config) : config_(config), thread_([this] { run(); }) {}
+  explicit CallbackQueue(const SimConfig& config)
+      : url_(config.webhook_url.empty() ? config.gateway_url + "/carrier/webhooks"
+                                        : config.webhook_url),
+        private_key_(crypto::base64Decode(config.signing_key)),
+        thread_([this] { run(); }) {}
   ~CallbackQueue() {
     {
       std::lock_guard lock(mutex_);
@@ -53,24 +60,27 @@ class CallbackQueue {
     wake_.notify_all();
     thread_.join();
   }
-  void post(const std::string& path, json body, std::chrono::milliseconds delay) {
+  void post(const json& event, std::chrono::milliseconds delay) {
     {
       std::lock_guard lock(mutex_);
-      items_.push_back({std::chrono::steady_clock::now() + delay, path, body.dump(), 0});
+      items_.push_back({std::chrono::steady_clock::now() + delay, event, 0});
     }
     wake_.notify_all();
   }
   // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
-  long sendNow(const std::string& path, const std::string& body) {
+  long sendNow(const json& event, int attempt = 1) {
+    json body = {{"data", event}, {"meta", {{"attempt", attempt}, {"delivered_to", url_}}}};
+    std::string text = body.dump();
     long long ts = unixSeconds(std::chrono::system_clock::now());
-    auto response = httpRequest(
-        "POST", config_.gateway_url + path,
-        {{"Content-Type", "application/json"},
-         {"X-Carrier-Timestamp", std::to_string(ts)},
-         {"X-Carrier-Signature", signCarrierCallback(config_.callback_secret, ts, body)}},
-        body, std::chrono::seconds(5));
+    auto response =
+        httpRequest("POST", url_,
+                    {{"Content-Type", "application/json"},
+                     {"telnyx-timestamp", std::to_string(ts)},
+                     {"telnyx-signature-ed25519", signTelnyxWebhook(private_key_, ts, text)}},
+                    text, std::chrono::seconds(5));
     if (response.status < 200 || response.status >= 300) {
-      spdlog::warn("callback {} answered {} {}", path, response.status, response.error);
+      spdlog::warn("webhook {} answered {} {}", event.value("event_type", ""), response.status,
+                   response.error);
     }
     return response.status;
   }
@@ -78,7 +88,7 @@ class CallbackQueue {
  private:
   struct Item {
     std::chrono::steady_clock::time_point due;
-    std::string path, body;
+    json event;
     int attempts;
   };
   // Like a real carrier, a callback the gateway did not take (down, restarting, 5xx) is tried
@@ -99,7 +109,7 @@ class CallbackQueue {
       Item item = items_.front();
       items_.pop_front();
       lock.unlock();
-      long status = sendNow(item.path, item.body);
+      long status = sendNow(item.event, item.attempts + 1);
       lock.lock();
       bool taken = status >= 200 && status < 300;
       if (!taken && ++item.attempts < kMaxCallbackAttempts) {
@@ -108,7 +118,8 @@ class CallbackQueue {
       }
     }
   }
-  const SimConfig& config_;
+  const std::string url_;
+  const std::string private_key_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Item> items_;
@@ -215,25 +226,38 @@ class Simulator {
              {"created_at", message.created_at}}}});
   }
 
-  // The message as the carrier reports it: in a receipt, and to GET /v2/messages/{id}.
-  static json messageReport(const SimMessage& message) {
+  // The message as Telnyx reports it, at `status`: in its webhooks, and to
+  // GET /v2/messages/{id} (at its final status).
+  static json messageReport(const SimMessage& message, const std::string& status) {
     json errors = json::array();
-    if (!message.error_code.empty()) {
+    if (!message.error_code.empty() && status == message.status) {
       errors.push_back(
           {{"code", message.error_code}, {"title", "Delivery failed"}, {"detail", message.status}});
     }
     return {{"id", message.id},
-            {"to", json::array({{{"phone_number", message.to}, {"status", message.status}}})},
+            {"record_type", "message"},
+            {"direction", "outbound"},
+            {"type", "SMS"},
+            {"from", {{"phone_number", message.from}}},
+            {"to", json::array({{{"phone_number", message.to}, {"status", status}}})},
+            {"text", message.text},
+            {"parts", message.parts},
             {"errors", errors}};
   }
 
+  static json webhookEvent(const std::string& type, json payload) {
+    return {{"event_type", type},
+            {"id", crypto::uuid4()},
+            {"occurred_at", formatIso(std::chrono::system_clock::now())},
+            {"payload", std::move(payload)},
+            {"record_type", "event"}};
+  }
+
+  // As Telnyx: message.sent when the text leaves, message.finalized with its last word.
   void scheduleReceipt(const SimMessage& message) {
-    json callback = {{"data",
-                      {{"event_type", "message.finalized"},
-                       {"id", crypto::uuid4()},
-                       {"occurred_at", formatIso(std::chrono::system_clock::now())},
-                       {"payload", messageReport(message)}}}};
-    callbacks_.post("/carrier/receipts", callback,
+    callbacks_.post(webhookEvent("message.sent", messageReport(message, "sent")),
+                    std::chrono::milliseconds(0));
+    callbacks_.post(webhookEvent("message.finalized", messageReport(message, message.status)),
                     std::chrono::milliseconds(config_.receipt_delay_ms));
   }
 
@@ -243,7 +267,7 @@ class Simulator {
                    carrierError("10009", "Authentication failed"));
     auto message = state_.message(request.param(":id").as<std::string>());
     if (!message) return reply(writer, Http::Code::Not_Found, carrierError("10005", "Not found"));
-    reply(writer, Http::Code::Ok, {{"data", messageReport(*message)}});
+    reply(writer, Http::Code::Ok, {{"data", messageReport(*message, message->status)}});
   }
 
   void lookup(const Rest::Request& request, Http::ResponseWriter writer) {
@@ -386,17 +410,18 @@ class Simulator {
     }
     std::string id = crypto::uuid4();
     std::string text = body["text"];
-    json callback = {{"data",
-                      {{"event_type", "message.received"},
-                       {"id", crypto::uuid4()},
-                       {"occurred_at", formatIso(std::chrono::system_clock::now())},
-                       {"payload",
-                        {{"id", id},
-                         {"from", {{"phone_number", body["from"]}}},
-                         {"to", json::array({{{"phone_number", body["to"]}}})},
-                         {"text", text},
-                         {"parts", std::max(1, countSegments(text).parts)}}}}}};
-    long status = callbacks_.sendNow("/carrier/inbound", callback.dump());
+    json payload = {
+        {"id", id},
+        {"record_type", "message"},
+        {"direction", "inbound"},
+        {"type", "SMS"},
+        {"from", {{"phone_number", body["from"]}}},
+        {"to", json::array({{{"phone_number", body["to"]}, {"status", "webhook_delivered"}}})},
+        {"text", text},
+        {"parts", std::max(1, countSegments(text).parts)},
+        {"received_at", formatIso(std::chrono::system_clock::now())},
+        {"errors", json::array()}};
+    long status = callbacks_.sendNow(webhookEvent("message.received", payload));
     reply(writer, Http::Code::Accepted, {{"id", id}, {"gateway_status", status}});
   }
 
@@ -454,7 +479,13 @@ int main(int argc, char** argv) {
   app.add_option("--api-key", config.api_key)->envname("CARRIER_API_KEY");
   app.add_option("--gateway-url", config.gateway_url, "gateway base URL for callbacks")
       ->envname("SIM_GATEWAY_URL");
-  app.add_option("--callback-secret", config.callback_secret)->envname("CARRIER_CALLBACK_SECRET");
+  app.add_option("--webhook-url", config.webhook_url,
+                 "where webhooks go (default: the gateway's /carrier/webhooks)")
+      ->envname("SIM_WEBHOOK_URL");
+  app.add_option("--signing-key", config.signing_key,
+                 "Ed25519 private key that signs webhooks (base64 of the 32-byte seed); the "
+                 "default is published, and only a local gateway accepts it")
+      ->envname("SIM_WEBHOOK_PRIVATE_KEY");
   app.add_option("--receipt-delay-ms", config.receipt_delay_ms)->envname("SIM_RECEIPT_DELAY_MS");
   app.add_option("--send-latency-ms", config.send_latency_ms,
                  "how long every send takes to answer (a slower carrier, for benchmarks)")

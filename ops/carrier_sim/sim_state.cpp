@@ -68,8 +68,9 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
   }
   if (kind == "receipt") {
     std::string status = f.value("status", "");
-    if (status != "delivery_failed" && status != "sending_failed" && status != "expired") {
-      return "status must be delivery_failed, sending_failed or expired";
+    if (status != "delivery_failed" && status != "sending_failed" && status != "expired" &&
+        status != "delivery_unconfirmed") {
+      return "status must be delivery_failed, sending_failed, expired or delivery_unconfirmed";
     }
     if (!f.contains("to") || !f["to"].is_string()) return "to is required";
     receipt_faults_[f["to"]] = {status, f.value("code", "30003")};

@@ -25,7 +25,7 @@ struct SendFault {
 };
 
 struct ReceiptFault {
-  std::string status;  // delivery_failed, sending_failed, expired
+  std::string status;  // delivery_failed, sending_failed, expired, delivery_unconfirmed
   std::string code;
 };
 

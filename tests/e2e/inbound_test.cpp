@@ -7,8 +7,8 @@
 #include <functional>
 #include <thread>
 
-#include "domain/carrier_callback.h"
 #include "domain/clock.h"
+#include "tests/support/carrier_webhooks.h"
 #include "tests/support/eventually.h"
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
@@ -276,24 +276,16 @@ TEST_F(Inbound, ErasureAnonymizesTheSubscriberButKeepsTheOptOutAndTheLedger) {
 
 TEST_F(Inbound, ACallbackTheCarrierDeliversTwiceIsStoredAndChargedOnce) {
   // The carrier retries a callback it did not see acknowledged: same message id, same text.
-  nlohmann::json callback = {{"data",
-                              {{"event_type", "message.received"},
-                               {"id", "evt_" + randomSubscriber("000").substr(5)},
-                               {"payload",
-                                {{"id", "carrier-msg-" + subscriber.substr(1)},
-                                 {"from", {{"phone_number", subscriber}}},
-                                 {"to", nlohmann::json::array({{{"phone_number", number}}})},
-                                 {"text", "STOP"},
-                                 {"parts", 1}}}}}};
-  std::string body = callback.dump();
+  std::string body = telnyxWebhook("message.received",
+                                   {{"id", "carrier-msg-" + subscriber.substr(1)},
+                                    {"from", {{"phone_number", subscriber}}},
+                                    {"to", nlohmann::json::array({{{"phone_number", number}}})},
+                                    {"text", "STOP"},
+                                    {"parts", 1}})
+                         .dump();
   for (int delivery = 0; delivery < 2; ++delivery) {
-    long long now = smsgw::unixSeconds(std::chrono::system_clock::now());
-    Reply accepted = api.call(
-        "POST", "/carrier/inbound",
-        {{"Content-Type", "application/json"},
-         {"X-Carrier-Timestamp", std::to_string(now)},
-         {"X-Carrier-Signature", smsgw::signCarrierCallback("sim-callback-secret", now, body)}},
-        nullptr, &body);
+    Reply accepted =
+        api.call("POST", "/carrier/webhooks", telnyxSignedHeaders(body), nullptr, &body);
     ASSERT_EQ(accepted.status, 200) << accepted.raw_body;
   }
   ASSERT_TRUE(eventually([&] { return consentCheck() == "OPT_OUT"; }));

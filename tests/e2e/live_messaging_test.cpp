@@ -186,6 +186,26 @@ TEST_F(LiveMessaging, ThreeCarrierFailuresInARowMakeANumberUndeliverable) {
   expectBalanced();
 }
 
+TEST_F(LiveMessaging, AReceiptThatConfirmsNothingLeavesItSentChargedAndNotCountedAgainstIt) {
+  fault({{"kind", "receipt"}, {"to", subscriber}, {"status", "delivery_unconfirmed"}});
+  long long before = balanceOf(api, account);
+  for (int i = 0; i < 3; ++i) {
+    Reply sent = send(subscriber, "Unconfirmed " + std::to_string(i));
+    ASSERT_EQ(sent.status, 201) << sent.raw_body;
+    ASSERT_TRUE(reaches(sent.body["id"], "SENT")) << message(sent.body["id"]).dump();
+    nlohmann::json unconfirmed = message(sent.body["id"]);
+    EXPECT_TRUE(unconfirmed["error_code"].is_null());
+    EXPECT_EQ(unconfirmed["cost_cents"], kPartPrice) << "the carrier sent it: the charge is kept";
+  }
+  EXPECT_EQ(balanceOf(api, account), before - 3 * kPartPrice);
+  sim.call("DELETE", "/sim/faults");
+  Reply fourth = send(subscriber, "Still reachable");
+  ASSERT_EQ(fourth.status, 201) << "three unconfirmed receipts are no failures: "
+                                << fourth.raw_body;
+  EXPECT_TRUE(reaches(fourth.body["id"], "DELIVERED"));
+  expectBalanced();
+}
+
 TEST_F(LiveMessaging, AThrottledSendIsQueuedAgainByARetryWithTheSameKey) {
   long long before = balanceOf(api, account);
   fault({{"kind", "send"}, {"count", 1}, {"mode", "throttle"}});

@@ -1,7 +1,12 @@
 // Webhook management and the carrier callback gate.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
+#include "domain/clock.h"
 #include "tests/support/accounts.h"
+#include "tests/support/carrier_webhooks.h"
+#include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
 
 using namespace smsgw::testing;
@@ -73,16 +78,52 @@ TEST(Webhooks, AnotherAccountsEndpointIsForbidden) {
   EXPECT_EQ(api.call("GET", "/v1/webhooks/" + id, bearer(theirs.test_key)).status, 200);
 }
 
-TEST(CarrierCallbacks, UnsignedCallbacksAreRefused) {
+TEST(CarrierCallbacks, OnlyATelnyxSignatureOfThisBodyWithinFiveMinutesIsTaken) {
   HttpTestClient api(apiUrl());
-  nlohmann::json receipt = {
-      {"data", {{"payload", {{"id", "x"}, {"to", {{{"status", "delivered"}}}}}}}}};
-  EXPECT_EQ(api.call("POST", "/carrier/receipts", {}, receipt).status, 401);
-  EXPECT_EQ(api.call("POST", "/carrier/receipts",
-                     {{"X-Carrier-Timestamp", "1"}, {"X-Carrier-Signature", "00"}}, receipt)
-                .status,
-            401);
-  EXPECT_EQ(api.call("POST", "/carrier/inbound", {}, receipt).status, 401);
+  std::string body = telnyxWebhook("message.sent", {{"id", "x"}}).dump();
+  auto post = [&](const Headers& headers, const std::string& text) {
+    return api.call("POST", "/carrier/webhooks", headers, nullptr, &text).status;
+  };
+  EXPECT_EQ(post({{"Content-Type", "application/json"}}, body), 401) << "unsigned";
+  long long now = smsgw::unixSeconds(std::chrono::system_clock::now());
+  EXPECT_EQ(post(telnyxSignedHeaders(body, now - 301), body), 401) << "stale";
+  EXPECT_EQ(post(telnyxSignedHeaders(body, now + 301), body), 401) << "from the future";
+  EXPECT_EQ(post(telnyxSignedHeaders(body), body + " "), 401) << "another body";
+  Headers hmac_era = {{"Content-Type", "application/json"},
+                      {"X-Carrier-Timestamp", std::to_string(now)},
+                      {"X-Carrier-Signature", "00"}};
+  EXPECT_EQ(post(hmac_era, body), 401);
+  EXPECT_EQ(post(telnyxSignedHeaders(body, now - 299), body), 200);
+  EXPECT_EQ(api.call("POST", "/carrier/receipts", telnyxSignedHeaders(body), nullptr, &body).status,
+            404)
+      << "one URL for every event";
+}
+
+TEST(CarrierCallbacks, EventTypesWeDoNotUseAreAnsweredAndAReceiptNeedsAKnownStatus) {
+  HttpTestClient api(apiUrl());
+  auto post = [&](const nlohmann::json& webhook) {
+    std::string text = webhook.dump();
+    return api.call("POST", "/carrier/webhooks", telnyxSignedHeaders(text), nullptr, &text);
+  };
+  nlohmann::json message = {{"id", "carrier-" + randomSubscriber("000").substr(5)},
+                            {"to", {{{"phone_number", "+14165550123"}, {"status", "sent"}}}}};
+  EXPECT_EQ(post(telnyxWebhook("message.sent", message)).status, 200);
+  EXPECT_EQ(post(telnyxWebhook("call.initiated", {{"call_control_id", "c"}})).status, 200);
+  EXPECT_EQ(post({{"data", {{"record_type", "event"}}}}).status, 200) << "no type: not ours";
+
+  nlohmann::json without_status = message;
+  without_status["to"][0].erase("status");
+  Reply refused = post(telnyxWebhook("message.finalized", without_status));
+  EXPECT_EQ(refused.status, 422);
+  EXPECT_EQ(refused.body["code"], "VALIDATION_ERROR");
+  EXPECT_NE(refused.raw_body.find("to[0].status"), std::string::npos) << refused.raw_body;
+  nlohmann::json unknown = message;
+  unknown["to"][0]["status"] = "lost_in_space";
+  EXPECT_EQ(post(telnyxWebhook("message.finalized", unknown)).status, 422);
+  EXPECT_EQ(post(telnyxWebhook("message.finalized", nlohmann::json::object())).status, 422)
+      << "no message id";
+  EXPECT_EQ(post(telnyxWebhook("message.received", {{"id", "m"}, {"text", "hi"}})).status, 422)
+      << "an inbound text without its numbers";
 }
 
 TEST(CarrierCallbacks, TheSimulatorsSignedInboundCallbackIsAccepted) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "adapters/http_carrier_client.h"
 #include "tests/support/child_process.h"
 
 using namespace smsgw::testing;
@@ -36,28 +37,34 @@ Outcome startInProduction(const std::string& binary, std::map<std::string, std::
 
 }  // namespace
 
-TEST(ProductionSettings, TheApiRefusesTheSimulatorsCallbackSecret) {
-  auto outcome =
-      startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "a-real-key"},
-                                         {"CARRIER_CALLBACK_SECRET", "sim-callback-secret"},
-                                         {"VERIFICATION_CODE_SECRET", "a-real-secret"},
-                                         {"API_PORT", "0"}});
-  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
-  EXPECT_NE(*outcome.exit_status, 0);
-  EXPECT_NE(outcome.output.find("CARRIER_CALLBACK_SECRET"), std::string::npos) << outcome.output;
+// RFC 8032's first test key: a well-formed public key that is not the simulator's.
+constexpr const char* kRealLookingKey = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=";
+
+TEST(ProductionSettings, TheApiRefusesTheSimulatorsWebhookKeyAndOneThatIsNoKey) {
+  // Anyone can sign with the simulator's published private half.
+  for (const char* key : {smsgw::kSimulatorWebhookPublicKey, "not-a-key", "AAAA"}) {
+    auto outcome = startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "a-real-key"},
+                                                      {"TELNYX_PUBLIC_KEY", key},
+                                                      {"VERIFICATION_CODE_SECRET", "a-real-secret"},
+                                                      {"API_PORT", "0"}});
+    ASSERT_TRUE(outcome.exit_status) << key << " still running: " << outcome.output;
+    EXPECT_NE(*outcome.exit_status, 0) << key;
+    EXPECT_NE(outcome.output.find("TELNYX_PUBLIC_KEY"), std::string::npos) << outcome.output;
+  }
 }
 
 TEST(ProductionSettings, TheApiRefusesTheSimulatorsKeyAndAMissingCodeSecret) {
   auto with_sim_key = startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "sim-key"},
-                                                         {"CARRIER_CALLBACK_SECRET", "real"},
+                                                         {"TELNYX_PUBLIC_KEY", kRealLookingKey},
                                                          {"VERIFICATION_CODE_SECRET", "real"},
                                                          {"API_PORT", "0"}});
   ASSERT_TRUE(with_sim_key.exit_status);
   EXPECT_NE(with_sim_key.output.find("CARRIER_API_KEY"), std::string::npos) << with_sim_key.output;
-  auto without_code_secret = startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "real"},
-                                                                {"CARRIER_CALLBACK_SECRET", "real"},
-                                                                {"VERIFICATION_CODE_SECRET", ""},
-                                                                {"API_PORT", "0"}});
+  auto without_code_secret =
+      startInProduction(SMSGW_API_PATH, {{"CARRIER_API_KEY", "real"},
+                                         {"TELNYX_PUBLIC_KEY", kRealLookingKey},
+                                         {"VERIFICATION_CODE_SECRET", ""},
+                                         {"API_PORT", "0"}});
   ASSERT_TRUE(without_code_secret.exit_status);
   EXPECT_NE(without_code_secret.output.find("VERIFICATION_CODE_SECRET"), std::string::npos)
       << without_code_secret.output;
@@ -82,7 +89,7 @@ TEST(ProductionSettings, AWorkerRefusesTheSimulatorsAddressForTheCarrier) {
 
 TEST(ProductionSettings, TheApiNeedsItsOAuthSecretAndAnHttpsPublicAddress) {
   std::map<std::string, std::string> good = {{"CARRIER_API_KEY", "a-real-key"},
-                                             {"CARRIER_CALLBACK_SECRET", "real"},
+                                             {"TELNYX_PUBLIC_KEY", kRealLookingKey},
                                              {"VERIFICATION_CODE_SECRET", "real"},
                                              {"API_PORT", "0"}};
   auto with = [&](const char* name, const char* value) {
