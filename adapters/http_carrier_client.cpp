@@ -60,6 +60,16 @@ NumberOperation operationFrom(const HttpResponse& response) {
 
 }  // namespace
 
+LineType lineTypeOfTelnyx(std::string_view type) {
+  if (type == "mobile") return LineType::Mobile;
+  if (type == "voip") return LineType::Voip;
+  for (std::string_view no_texts :
+       {"fixed line", "pager", "voicemail", "premium rate", "shared cost", "uan"}) {
+    if (type == no_texts) return LineType::Landline;
+  }
+  return LineType::Unknown;
+}
+
 HttpHeaders HttpCarrierClient::authorization() const {
   return {{"Authorization", "Bearer " + config_.api_key}};
 }
@@ -107,18 +117,18 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
 }
 
 LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
-  HttpResponse response = counted("lookup", "GET", config_.base_url + "/v2/number_lookup/" + number,
-                                  authorization(), "", config_.timeout);
+  // type=carrier: without it Telnyx answers the base lookup, which has no line type.
+  HttpResponse response =
+      counted("lookup", "GET",
+              config_.base_url + "/v2/number_lookup/" + pathNumber(number) + "?type=carrier",
+              authorization(), "", config_.timeout);
   LookupResult result;
   if (response.status != 200) return result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
   if (!parsed.is_object() || !parsed.contains("data")) return result;
   std::string type = parsed["data"].value("/carrier/type"_json_pointer, std::string());
   result.ok = true;
-  result.line_type = type == "mobile"     ? LineType::Mobile
-                     : type == "landline" ? LineType::Landline
-                     : type == "voip"     ? LineType::Voip
-                                          : LineType::Unknown;
+  result.line_type = lineTypeOfTelnyx(type);
   return result;
 }
 
@@ -127,7 +137,7 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
       counted("search", "GET",
               config_.base_url + "/v2/available_phone_numbers?filter%5Bcountry_code%5D=CA" +
                   "&filter%5Bnational_destination_code%5D=" + area_code +
-                  "&filter%5Blimit%5D=" + std::to_string(limit),
+                  "&filter%5Bfeatures%5D=sms&filter%5Blimit%5D=" + std::to_string(limit),
               authorization(), "", config_.timeout);
   NumberSearchResult result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
@@ -156,7 +166,8 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
 }
 
 NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
-  nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})}};
+  nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})},
+                            {"messaging_profile_id", config_.messaging_profile_id}};
   HttpResponse response = counted("order", "POST", config_.base_url + "/v2/number_orders",
                                   jsonHeaders(), request.dump(), config_.timeout);
   NumberOperation result = operationFrom(response);

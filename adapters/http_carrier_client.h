@@ -1,9 +1,10 @@
 #pragma once
-// The carrier over HTTP: the Telnyx-v2-shaped protocol of the real carrier and of
-// ops/carrier_sim. Thread-safe (each call makes its own request).
+// The carrier over HTTP: Telnyx's Messaging API v2 as published (docs/carrier.md), spoken to
+// Telnyx itself or to ops/carrier_sim. Thread-safe (each call makes its own request).
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "adapters/http_client.h"
 #include "domain/carrier_client.h"
@@ -13,12 +14,20 @@ namespace smsgw {
 struct CarrierClientConfig {
   std::string base_url;  // e.g. http://127.0.0.1:8090
   std::string api_key;
+  std::string messaging_profile_id;  // numbers we order join it: its webhook URL, its sending
   std::chrono::milliseconds timeout{5000};
 };
+
+// Telnyx's number lookup line type (`data.carrier.type`) as ours: mobile; voip; what cannot
+// take a text (fixed line, pager, voicemail, premium rate, shared cost, uan) as Landline;
+// what may or may not (fixed line or mobile, toll free, personal number, unknown, anything
+// new) as Unknown, which is not refused.
+LineType lineTypeOfTelnyx(std::string_view carrier_type);
 
 // The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.
 inline constexpr const char* kSimulatorApiKey = "sim-key";
 inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8090";
+inline constexpr const char* kSimulatorMessagingProfileId = "sim-messaging-profile";
 // The simulator signs its callbacks as Telnyx does, with this published Ed25519 key pair (base64
 // of the raw 32 bytes); a production process refuses the public one, since anyone can sign with
 // its private half.

@@ -77,7 +77,13 @@ void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier)
           "(or SMSGW_ENVIRONMENT=local for a local stack)");
     }
   });
-  settings.addSecret("CARRIER_API_KEY", carrier.api_key, kSimulatorApiKey, "carrier credential");
+  settings.addSecret("CARRIER_API_KEY", carrier.api_key, kSimulatorApiKey,
+                     "carrier credential (Telnyx: an API v2 key)");
+  settings.addSecret("TELNYX_MESSAGING_PROFILE_ID", carrier.messaging_profile_id,
+                     kSimulatorMessagingProfileId,
+                     "the messaging profile every number we order joins (its inbound webhook URL "
+                     "is our /carrier/webhooks); a number outside a profile can neither send nor "
+                     "receive");
   settings.add("CARRIER_TIMEOUT_MS", carrier.timeout, "carrier call timeout");
 }
 

@@ -13,6 +13,8 @@
 #include <condition_variable>
 #include <csignal>
 #include <deque>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "adapters/http_carrier_client.h"
@@ -131,8 +133,21 @@ void reply(Http::ResponseWriter& writer, Http::Code code, const json& body) {
   writer.send(code, body.dump(), MIME(Application, Json));
 }
 
-json carrierError(const std::string& code, const std::string& title) {
-  return {{"errors", json::array({{{"code", code}, {"title", title}, {"detail", title}}})}};
+json carrierError(const std::string& code, const std::string& title,
+                  const std::string& detail = "") {
+  return {{"errors",
+           json::array(
+               {{{"code", code}, {"title", title}, {"detail", detail.empty() ? title : detail}}})}};
+}
+
+// The first field of `body` Telnyx's request schema does not name, if any: Telnyx refuses
+// them, so a gateway that sends one must fail here before it fails in production.
+std::optional<std::string> unknownField(const json& body,
+                                        std::initializer_list<std::string_view> known) {
+  for (const auto& [name, value] : body.items()) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) return name;
+  }
+  return std::nullopt;
 }
 
 class Simulator {
@@ -174,6 +189,13 @@ class Simulator {
         !body.contains("text")) {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid request"));
+    }
+    if (auto field = unknownField(
+            body, {"from", "to", "text", "messaging_profile_id", "subject", "media_urls",
+                   "webhook_url", "webhook_failover_url", "use_profile_webhooks", "type",
+                   "auto_detect", "encoding", "send_at"})) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
     if (auto fault = state_.takeSendFault()) {
       if (fault->mode == "refuse")
@@ -274,11 +296,16 @@ class Simulator {
     if (!authorized(request))
       return reply(writer, Http::Code::Unauthorized,
                    carrierError("10009", "Authentication failed"));
-    std::string number = request.param(":number").as<std::string>();
-    reply(writer, Http::Code::Ok,
-          {{"data",
-            {{"phone_number", number},
-             {"carrier", {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}}}}}});
+    std::string number = pathNumber(request);
+    json data = {{"phone_number", number},
+                 {"country_code", "CA"},
+                 {"record_type", "number_lookup"},
+                 {"valid_number", true}};
+    // As Telnyx: the carrier and its line type only when asked for with type=carrier.
+    if (request.query().get("type").value_or("") == "carrier") {
+      data["carrier"] = {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}};
+    }
+    reply(writer, Http::Code::Ok, {{"data", data}});
   }
 
   // Telnyx-style filters: filter[national_destination_code] (area code) and filter[limit].
@@ -312,6 +339,15 @@ class Simulator {
       limit = std::clamp(std::stoi(queryValue(request, "filter[limit]")), 1, 50);
     } catch (const std::exception&) {
     }
+    // filter[features]=sms,voice (the SDK's comma list): every number here has those two only.
+    std::string features = queryValue(request, "filter[features]");
+    for (size_t pos; (pos = features.find("%2C")) != std::string::npos;)
+      features.replace(pos, 3, ",");
+    std::stringstream wanted(features);
+    for (std::string feature; std::getline(wanted, feature, ',');) {
+      if (!feature.empty() && feature != "sms" && feature != "voice")
+        return reply(writer, Http::Code::Ok, {{"data", json::array()}});
+    }
     json data = json::array();
     for (const auto& number : inventoryFor(area)) {
       if (static_cast<int>(data.size()) >= limit) break;
@@ -334,6 +370,19 @@ class Simulator {
     if (number.empty())
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "phone_numbers required"));
+    if (auto field = unknownField(body, {"phone_numbers", "messaging_profile_id", "connection_id",
+                                         "customer_reference", "billing_group_id"})) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "Invalid parameter", "unknown field " + *field));
+    }
+    // A number outside a messaging profile can neither send nor receive: a gateway that orders
+    // one has a number it cannot use, so the simulator refuses the order outright.
+    if (!body.contains("messaging_profile_id") || !body["messaging_profile_id"].is_string() ||
+        body["messaging_profile_id"].get<std::string>().empty()) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "Invalid parameter",
+                                "messaging_profile_id is required for numbers that text"));
+    }
     if (state_.takeCountedFault("order")) {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Order failed"));

@@ -76,9 +76,16 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     receipt_faults_[f["to"]] = {status, f.value("code", "30003")};
     return std::nullopt;
   }
-  if (kind == "landline" || kind == "voip") {
+  // Lookups of `number` report a Telnyx line type: "landline" is Telnyx's "fixed line";
+  // "line_type" takes any of Telnyx's words as `type` (toll free, pager, …).
+  if (kind == "landline" || kind == "voip" || kind == "line_type") {
     if (!f.contains("number") || !f["number"].is_string()) return "number is required";
-    line_types_[f["number"]] = kind;
+    std::string type = kind == "landline" ? "fixed line" : kind;
+    if (kind == "line_type") {
+      if (!f.contains("type") || !f["type"].is_string()) return "type is required";
+      type = f["type"];
+    }
+    line_types_[f["number"]] = type;
     return std::nullopt;
   }
   if (kind == "search" || kind == "order" || kind == "release") {

@@ -13,7 +13,7 @@ using namespace smsgw::testing;
 namespace {
 
 HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
-  return HttpCarrierClient({simUrl(), "sim-key", timeout});
+  return HttpCarrierClient({simUrl(), "sim-key", kSimulatorMessagingProfileId, timeout});
 }
 
 Headers simKey() {
@@ -63,12 +63,23 @@ TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {
             CarrierSendResult::Kind::Timeout);
 }
 
-TEST_F(CarrierSim, LookupReportsLandlinesAndVoipFromFaults) {
+TEST_F(CarrierSim, LookupReportsTelnyxsLineTypesOnlyToACarrierLookup) {
   auto client = carrier();
   sim_.call("POST", "/sim/faults", {}, {{"kind", "landline"}, {"number", "+14165559004"}});
   sim_.call("POST", "/sim/faults", {}, {{"kind", "voip"}, {"number", "+14165559005"}});
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "line_type"}, {"number", "+18005559007"}, {"type", "toll free"}});
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "line_type"}, {"number", "+14165559008"}, {"type", "pager"}});
+  Reply raw = sim_.call("GET", "/v2/number_lookup/%2B14165559004?type=carrier", simKey());
+  EXPECT_EQ(raw.body["data"]["carrier"]["type"], "fixed line") << "Telnyx's word";
+  Reply base = sim_.call("GET", "/v2/number_lookup/%2B14165559004", simKey());
+  EXPECT_EQ(base.status, 200);
+  EXPECT_FALSE(base.body["data"].contains("carrier")) << "no carrier without type=carrier";
   EXPECT_EQ(client.lookupNumber("+14165559004").line_type, LineType::Landline);
   EXPECT_EQ(client.lookupNumber("+14165559005").line_type, LineType::Voip);
+  EXPECT_EQ(client.lookupNumber("+18005559007").line_type, LineType::Unknown);
+  EXPECT_EQ(client.lookupNumber("+14165559008").line_type, LineType::Landline);
   EXPECT_EQ(client.lookupNumber("+14165559006").line_type, LineType::Mobile);
   sim_.call("DELETE", "/sim/faults");
   EXPECT_EQ(client.lookupNumber("+14165559004").line_type, LineType::Mobile);
@@ -84,6 +95,13 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
   std::string number = found.body["data"][0]["phone_number"];
   EXPECT_TRUE(number.starts_with("+1613"));
   nlohmann::json order = {{"phone_numbers", {{{"phone_number", number}}}}};
+  Reply without_profile = sim_.call("POST", "/v2/number_orders", simKey(), order);
+  EXPECT_EQ(without_profile.status, 422) << "a number outside a messaging profile cannot text";
+  EXPECT_EQ(without_profile.body["errors"][0]["code"], "10015");
+  order["messaging_profile_id"] = kSimulatorMessagingProfileId;
+  nlohmann::json with_unknown = order;
+  with_unknown["sms_enabled"] = true;
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), with_unknown).status, 422);
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 200);
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422)
       << "already ordered";
@@ -99,7 +117,8 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
       500);
   sim_.call("POST", "/sim/faults", {}, {{"kind", "order"}, {"count", 1}});
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(),
-                      {{"phone_numbers", {{{"phone_number", "+16135550199"}}}}})
+                      {{"phone_numbers", {{{"phone_number", "+16135550199"}}}},
+                       {"messaging_profile_id", kSimulatorMessagingProfileId}})
                 .status,
             500);
 }
@@ -110,4 +129,12 @@ TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
   EXPECT_EQ(
       sim_.call("POST", "/v2/messages", {}, {{"from", "+1"}, {"to", "+1"}, {"text", "x"}}).status,
       401);
+  Reply unknown = sim_.call("POST", "/v2/messages", simKey(),
+                            {{"from", "+14165550100"},
+                             {"to", "+14165550101"},
+                             {"text", "x"},
+                             {"callback", "https://example.ca"}});
+  EXPECT_EQ(unknown.status, 422) << "Telnyx refuses fields its schema does not have";
+  EXPECT_NE(unknown.body["errors"][0]["detail"].get<std::string>().find("callback"),
+            std::string::npos);
 }

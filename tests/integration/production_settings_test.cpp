@@ -26,6 +26,7 @@ Outcome startInProduction(const std::string& binary, std::map<std::string, std::
   // What every API start below sets correctly, unless the test says otherwise.
   env.emplace("OAUTH_FORM_SECRET", "a-real-form-secret");
   env.emplace("PUBLIC_BASE_URL", "https://api.example.ca");
+  env.emplace("TELNYX_MESSAGING_PROFILE_ID", "40017a8c-real-profile");
   ChildProcess process(binary, {}, env, log);
   process.start();
   Outcome outcome{process.waitForExit(30s), ""};
@@ -75,6 +76,16 @@ TEST(ProductionSettings, TheSenderRefusesTheSimulatorsKey) {
   ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
   EXPECT_EQ(*outcome.exit_status, 1);
   EXPECT_NE(outcome.output.find("CARRIER_API_KEY"), std::string::npos) << outcome.output;
+}
+
+TEST(ProductionSettings, AWorkerRefusesTheSimulatorsMessagingProfile) {
+  auto outcome = startInProduction(SMSGW_SENDER_PATH,
+                                   {{"CARRIER_API_KEY", "a-real-key"},
+                                    {"TELNYX_MESSAGING_PROFILE_ID", "sim-messaging-profile"}});
+  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
+  EXPECT_NE(*outcome.exit_status, 0);
+  EXPECT_NE(outcome.output.find("TELNYX_MESSAGING_PROFILE_ID"), std::string::npos)
+      << outcome.output;
 }
 
 TEST(ProductionSettings, AWorkerRefusesTheSimulatorsAddressForTheCarrier) {
