@@ -87,6 +87,8 @@ install_npm_checks() {
   # OAuth and MCP with the MCP TypeScript SDK, and the consent page in Debian's chromium (a
   # test-only package: not in packages.txt, which the image's build stage installs too).
   (cd "$REPO_ROOT/tests/e2e/mcp" && npm ci --no-audit --no-fund --silent)
+  # Telnyx's official SDK, the judge of the carrier simulator (tests/e2e/telnyx).
+  (cd "$REPO_ROOT/tests/e2e/telnyx" && npm ci --no-audit --no-fund --silent)
   # kcat, a Kafka client of its own, reads our topics in a test (tests/e2e/kcat.sh).
   local test_only=()
   command -v chromium >/dev/null || test_only+=(chromium fonts-dejavu-core)
