@@ -58,6 +58,24 @@ NumberOperation operationFrom(const HttpResponse& response) {
   return result;
 }
 
+// The order's status as ours: success, pending, failure (Telnyx's three).
+NumberOperation orderFrom(const nlohmann::json& order) {
+  NumberOperation result;
+  std::string status = order.is_object() ? order.value("status", std::string()) : "";
+  if (status == "success") {
+    result.kind = NumberOperation::Kind::Done;
+  } else if (status == "pending") {
+    result.kind = NumberOperation::Kind::Pending;
+  } else if (status == "failure") {
+    result.kind = NumberOperation::Kind::Refused;
+    result.error_detail = "order failed";
+  } else {
+    result.kind = NumberOperation::Kind::Failed;
+    result.error_detail = "order status " + (status.empty() ? "unreadable" : status);
+  }
+  return result;
+}
+
 }  // namespace
 
 LineType lineTypeOfTelnyx(std::string_view type) {
@@ -165,40 +183,90 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
   return result;
 }
 
-NumberOperation HttpCarrierClient::orderNumber(const std::string& number) {
+NumberOperation HttpCarrierClient::orderNumber(const std::string& number,
+                                               const std::string& reference) {
   nlohmann::json request = {{"phone_numbers", nlohmann::json::array({{{"phone_number", number}}})},
-                            {"messaging_profile_id", config_.messaging_profile_id}};
+                            {"messaging_profile_id", config_.messaging_profile_id},
+                            {"customer_reference", reference}};
   HttpResponse response = counted("order", "POST", config_.base_url + "/v2/number_orders",
                                   jsonHeaders(), request.dump(), config_.timeout);
   NumberOperation result = operationFrom(response);
-  // An order answers 2xx with the order's status: only "success" means the number is ours.
   if (result.kind == NumberOperation::Kind::Done) {
     auto parsed = nlohmann::json::parse(response.body, nullptr, false);
-    std::string status =
-        parsed.is_object() ? parsed.value("/data/status"_json_pointer, std::string()) : "";
-    if (status != "success") {
-      result.kind = NumberOperation::Kind::Failed;
-      result.error_detail = "order status " + (status.empty() ? "unreadable" : status);
-    }
-  } else if (result.kind == NumberOperation::Kind::NotHeld) {
-    result.kind = NumberOperation::Kind::Refused;
+    return orderFrom(parsed.is_object() ? parsed.value("data", nlohmann::json()) : nullptr);
   }
+  if (result.kind == NumberOperation::Kind::NotHeld) result.kind = NumberOperation::Kind::Refused;
   return result;
 }
 
-NumberOperation HttpCarrierClient::releaseNumber(const std::string& number) {
-  return operationFrom(counted("release", "DELETE",
-                               config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
-                               authorization(), "", config_.timeout));
+// GET /v2/number_orders?filter[customer_reference]=: our purchase id finds the order even when
+// the answer to its POST was lost.
+NumberOperation HttpCarrierClient::orderStatus(const std::string& reference) {
+  HttpResponse response =
+      counted("order_status", "GET",
+              config_.base_url + "/v2/number_orders?filter%5Bcustomer_reference%5D=" + reference,
+              authorization(), "", config_.timeout);
+  if (response.status != 200) {
+    return {NumberOperation::Kind::Failed, "",
+            response.status == 0 ? response.error
+                                 : "carrier answered " + std::to_string(response.status)};
+  }
+  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return {};
+  if (parsed["data"].empty()) return {NumberOperation::Kind::NotHeld, "", "no order"};
+  return orderFrom(parsed["data"][0]);
+}
+
+HttpCarrierClient::Found HttpCarrierClient::findNumber(const std::string& number) {
+  HttpResponse response =
+      counted("holding", "GET",
+              config_.base_url + "/v2/phone_numbers?filter%5Bphone_number%5D=" + pathNumber(number),
+              authorization(), "", config_.timeout);
+  if (response.status != 200) return {};
+  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return {};
+  for (const auto& held : parsed["data"]) {
+    if (held.is_object() && held.value("phone_number", std::string()) == number &&
+        held.contains("id") && held["id"].is_string())
+      return {NumberHolding::Held, held["id"].get<std::string>()};
+  }
+  return {NumberHolding::NotHeld, ""};
+}
+
+// DELETE /v2/phone_numbers/{id}. A 404 is checked, not believed: only a number Telnyx no
+// longer lists for us is released; one it still lists is asked about again later.
+NumberOperation HttpCarrierClient::releaseNumber(const std::string& number,
+                                                 const std::string& carrier_number_id) {
+  std::string id = carrier_number_id;
+  if (id.empty()) {
+    Found found = findNumber(number);
+    if (found.holding == NumberHolding::NotHeld) return {NumberOperation::Kind::NotHeld, "", ""};
+    if (found.holding == NumberHolding::Unknown)
+      return {NumberOperation::Kind::Failed, "", "could not find the number's id"};
+    id = found.id;
+  }
+  NumberOperation result =
+      operationFrom(counted("release", "DELETE", config_.base_url + "/v2/phone_numbers/" + id,
+                            authorization(), "", config_.timeout));
+  if (result.kind != NumberOperation::Kind::NotHeld) return result;
+  switch (findNumber(number).holding) {
+    case NumberHolding::NotHeld:
+      return result;
+    case NumberHolding::Held:
+      return {NumberOperation::Kind::Failed, result.error_code,
+              "404 on release, yet the number is still listed"};
+    case NumberHolding::Unknown:
+      break;
+  }
+  return {NumberOperation::Kind::Failed, result.error_code, "404 on release, not confirmed"};
 }
 
 NumberHolding HttpCarrierClient::numberHolding(const std::string& number) {
-  HttpResponse response =
-      counted("holding", "GET", config_.base_url + "/v2/phone_numbers/" + pathNumber(number),
-              authorization(), "", config_.timeout);
-  if (response.status == 200) return NumberHolding::Held;
-  if (response.status == 404) return NumberHolding::NotHeld;
-  return NumberHolding::Unknown;
+  return findNumber(number).holding;
+}
+
+std::string HttpCarrierClient::carrierNumberId(const std::string& number) {
+  return findNumber(number).id;
 }
 
 // GET /v2/messages/{id}: the message's recipient status and its first error, as a receipt

@@ -43,12 +43,21 @@ class HttpCarrierClient final : public CarrierClient {
                                 const std::string& text) override;
   LookupResult lookupNumber(const std::string& number) override;
   NumberSearchResult searchNumbers(const std::string& area_code, int limit) override;
-  NumberOperation orderNumber(const std::string& number) override;
-  NumberOperation releaseNumber(const std::string& number) override;
+  NumberOperation orderNumber(const std::string& number, const std::string& reference) override;
+  NumberOperation orderStatus(const std::string& reference) override;
+  NumberOperation releaseNumber(const std::string& number,
+                                const std::string& carrier_number_id) override;
   NumberHolding numberHolding(const std::string& number) override;
+  std::string carrierNumberId(const std::string& number) override;
   CarrierMessageStatus messageStatus(const std::string& carrier_message_id) override;
 
  private:
+  struct Found {
+    NumberHolding holding = NumberHolding::Unknown;
+    std::string id;
+  };
+  // GET /v2/phone_numbers?filter[phone_number]=: Telnyx names numbers by its own ids.
+  Found findNumber(const std::string& number);
   HttpHeaders authorization() const;
   HttpHeaders jsonHeaders() const;
 

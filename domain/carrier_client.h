@@ -1,7 +1,8 @@
 #pragma once
 // The carrier as the gateway sees it: a narrow interface and its results, pure types. The HTTP
-// implementation (adapters/http_carrier_client.h) speaks the Telnyx-v2-shaped protocol of the
-// real carrier and of ops/carrier_sim; tests may pass their own.
+// implementation (adapters/http_carrier_client.h) speaks Telnyx's Messaging API v2, to Telnyx
+// or to ops/carrier_sim; tests may pass their own. Numbers are named by E.164 here; the carrier's
+// own id for a number, where the carrier has one, travels beside it.
 
 #include <string>
 #include <vector>
@@ -41,12 +42,14 @@ struct NumberSearchResult {
   std::string error_detail;
 };
 
-// The outcome of ordering or releasing a number.
+// The outcome of ordering or releasing a number, or of asking how an order went.
 struct NumberOperation {
   enum class Kind {
     Done,     // ordered, or released
-    NotHeld,  // release: the carrier does not hold this number for us (already released)
-    Refused,  // 4xx: the carrier will not do it (error_code is the carrier's)
+    Pending,  // order: the carrier took the order and has not settled it; ask again later
+    NotHeld,  // release: the carrier does not hold this number for us (already released);
+              // order status: the carrier has no order under this reference
+    Refused,  // 4xx, or an order that failed: the carrier will not do it (error_code is its)
     Failed,   // no answer, 5xx or unreadable: it may or may not have happened; ask again
   };
   Kind kind = Kind::Failed;
@@ -74,9 +77,17 @@ class CarrierClient {
                                         const std::string& text) = 0;
   virtual LookupResult lookupNumber(const std::string& number) = 0;
   virtual NumberSearchResult searchNumbers(const std::string& area_code, int limit) = 0;
-  virtual NumberOperation orderNumber(const std::string& number) = 0;
-  virtual NumberOperation releaseNumber(const std::string& number) = 0;
+  // Orders `number` under `reference` (our purchase id, unique): how a lost answer is found.
+  virtual NumberOperation orderNumber(const std::string& number, const std::string& reference) = 0;
+  // How the order made under `reference` stands: Done, Pending, Refused (it failed), NotHeld
+  // (no such order) or Failed (the carrier could not be asked).
+  virtual NumberOperation orderStatus(const std::string& reference) = 0;
+  // Releases `number`, by the carrier's id for it when known (else the carrier is asked).
+  virtual NumberOperation releaseNumber(const std::string& number,
+                                        const std::string& carrier_number_id) = 0;
   virtual NumberHolding numberHolding(const std::string& number) = 0;
+  // The carrier's id for a number it holds for us; empty when it holds none or cannot answer.
+  virtual std::string carrierNumberId(const std::string& /*number*/) { return ""; }
   // A carrier that cannot be asked answers ok = false.
   virtual CarrierMessageStatus messageStatus(const std::string& /*carrier_message_id*/) {
     return {};

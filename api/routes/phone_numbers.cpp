@@ -44,11 +44,12 @@ ApiResponse provision(App& app, ApiRequest& req) {
     case numbers::PurchaseOutcome::Kind::Pending:
       break;
   }
-  // The carrier's answer was lost: the billing pass asks it again within minutes and either
-  // completes the purchase or refunds it. The purchase stays in flight until then.
+  // The carrier's order is pending, or its answer was lost: the billing pass asks the carrier
+  // again within minutes and completes the purchase or refunds it when the order settles. The
+  // purchase stays in flight until then.
   throw ApiError(ErrorCode::PROVISIONING_FAILED, {{"purchase_id", outcome.purchase_id},
                                                   {"settlement", "pending"},
-                                                  {"reason", "carrier_unreachable"}});
+                                                  {"reason", outcome.pending_reason}});
 }
 
 ApiResponse list(App& app, ApiRequest& req) {

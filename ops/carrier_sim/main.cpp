@@ -162,9 +162,11 @@ class Simulator {
     Routes::Get(router, "/v2/available_phone_numbers",
                 Routes::bind(&Simulator::searchNumbers, this));
     Routes::Post(router, "/v2/number_orders", Routes::bind(&Simulator::orderNumbers, this));
-    Routes::Delete(router, "/v2/phone_numbers/:number",
-                   Routes::bind(&Simulator::releaseNumber, this));
-    Routes::Get(router, "/v2/phone_numbers/:number", Routes::bind(&Simulator::getNumber, this));
+    Routes::Get(router, "/v2/number_orders", Routes::bind(&Simulator::listOrders, this));
+    Routes::Get(router, "/v2/number_orders/:id", Routes::bind(&Simulator::getOrder, this));
+    Routes::Get(router, "/v2/phone_numbers", Routes::bind(&Simulator::listNumbers, this));
+    Routes::Delete(router, "/v2/phone_numbers/:id", Routes::bind(&Simulator::releaseNumber, this));
+    Routes::Get(router, "/v2/phone_numbers/:id", Routes::bind(&Simulator::getNumber, this));
     Routes::Get(router, "/sim/messages", Routes::bind(&Simulator::listMessages, this));
     Routes::Post(router, "/sim/inbound", Routes::bind(&Simulator::inbound, this));
     Routes::Post(router, "/sim/faults", Routes::bind(&Simulator::addFault, this));
@@ -387,45 +389,102 @@ class Simulator {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Order failed"));
     }
-    if (!state_.orderNumber(number))  // not in stock, or sold already
+    auto order = state_.placeOrder(number, body.value("customer_reference", std::string()));
+    if (!order)  // not in stock, held, or in another pending order
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("85001", "Number not available"));
-    reply(
-        writer, Http::Code::Ok,
-        {{"data",
-          {{"id", crypto::uuid4()},
-           {"status", "success"},
-           {"phone_numbers",
-            json::array(
-                {{{"id", crypto::uuid4()}, {"phone_number", number}, {"status", "success"}}})}}}});
+    reply(writer, Http::Code::Ok, {{"data", orderReport(*order, body["messaging_profile_id"])}});
   }
 
+  static json orderReport(const SimOrder& order, const json& messaging_profile_id = nullptr) {
+    return {{"id", order.id},
+            {"record_type", "number_order"},
+            {"status", order.status},
+            {"customer_reference", order.reference},
+            {"messaging_profile_id", messaging_profile_id},
+            {"phone_numbers_count", 1},
+            {"phone_numbers", json::array({{{"id", crypto::uuid4()},
+                                            {"record_type", "number_order_phone_number"},
+                                            {"phone_number", order.number},
+                                            {"status", order.status}}})}};
+  }
+
+  // GET /v2/number_orders/{id}: a pending order may settle when read.
+  void getOrder(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
+    auto order = state_.findOrder(request.param(":id").as<std::string>(), "");
+    if (!order)
+      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    reply(writer, Http::Code::Ok, {{"data", orderReport(*order)}});
+  }
+
+  // GET /v2/number_orders?filter[customer_reference]=: how a lost order is found again.
+  void listOrders(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
+    std::string reference = queryValue(request, "filter[customer_reference]");
+    json data = json::array();
+    if (auto order = reference.empty() ? std::nullopt : state_.findOrder("", reference))
+      data.push_back(orderReport(*order));
+    reply(writer, Http::Code::Ok, {{"data", data}, {"meta", pageMeta(data.size())}});
+  }
+
+  static json pageMeta(size_t results) {
+    return {{"page_number", 1}, {"page_size", 20}, {"total_pages", 1}, {"total_results", results}};
+  }
+
+  static json numberReport(const SimNumber& held) {
+    return {{"id", held.id},
+            {"record_type", "phone_number"},
+            {"phone_number", held.number},
+            {"status", "active"},
+            {"messaging_profile_id", "sim-messaging-profile"}};
+  }
+
+  // DELETE /v2/phone_numbers/{id}: by Telnyx's id for the number, never by the number.
   void releaseNumber(const Rest::Request& request, Http::ResponseWriter writer) {
     if (!authorized(request))
       return reply(writer, Http::Code::Unauthorized,
                    carrierError("10009", "Authentication failed"));
-    std::string number = pathNumber(request);
+    std::string id = request.param(":id").as<std::string>();
     if (state_.takeCountedFault("release")) {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Release failed"));
     }
-    if (!state_.releaseNumber(number))
+    auto held = state_.heldNumberById(id);
+    if (!held || state_.takeCountedFault("release_404") || !state_.releaseById(id))
       return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
-    reply(writer, Http::Code::Ok, {{"data", {{"phone_number", number}, {"status", "deleted"}}}});
+    json report = numberReport(*held);
+    report["status"] = "deleted";
+    reply(writer, Http::Code::Ok, {{"data", report}});
   }
 
-  // Whether the gateway holds a number here (how it settles an order or release whose answer
-  // was lost).
+  // GET /v2/phone_numbers/{id}.
   void getNumber(const Rest::Request& request, Http::ResponseWriter writer) {
     if (!authorized(request))
       return reply(writer, Http::Code::Unauthorized,
                    carrierError("10009", "Authentication failed"));
-    std::string number = pathNumber(request);
-    if (!state_.isOrdered(number))
+    auto held = state_.heldNumberById(request.param(":id").as<std::string>());
+    if (!held)
       return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
-    reply(writer, Http::Code::Ok,
-          {{"data",
-            {{"phone_number", number}, {"status", "active"}, {"record_type", "phone_number"}}}});
+    reply(writer, Http::Code::Ok, {{"data", numberReport(*held)}});
+  }
+
+  // GET /v2/phone_numbers?filter[phone_number]=: whether the gateway holds a number here, and
+  // Telnyx's id for it.
+  void listNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
+    if (!authorized(request))
+      return reply(writer, Http::Code::Unauthorized,
+                   carrierError("10009", "Authentication failed"));
+    std::string number = queryValue(request, "filter[phone_number]");
+    if (number.starts_with("%2B") || number.starts_with("%2b")) number = "+" + number.substr(3);
+    if (number.starts_with(" ")) number = "+" + number.substr(1);  // an unencoded plus sign
+    json data = json::array();
+    if (auto held = state_.heldNumber(number)) data.push_back(numberReport(*held));
+    reply(writer, Http::Code::Ok, {{"data", data}, {"meta", pageMeta(data.size())}});
   }
 
   static std::string pathNumber(const Rest::Request& request) {

@@ -88,6 +88,23 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     line_types_[f["number"]] = type;
     return std::nullopt;
   }
+  // The next `count` orders answer pending and settle, when next read, to `settle`.
+  if (kind == "order" && f.value("mode", "") == "pending") {
+    std::string settle = f.value("settle", "success");
+    if (settle != "success" && settle != "failure" && settle != "pending")
+      return "settle must be success, failure or pending";
+    int count = f.value("count", 1);
+    if (count < 1) return "count must be at least 1";
+    pending_order_faults_.insert(pending_order_faults_.end(), static_cast<size_t>(count), settle);
+    return std::nullopt;
+  }
+  // A release answered 404 while the number stays held (a carrier's stale answer).
+  if (kind == "release" && f.value("mode", "") == "not_found") {
+    int count = f.value("count", 1);
+    if (count < 1) return "count must be at least 1";
+    counted_faults_["release_404"] += count;
+    return std::nullopt;
+  }
   if (kind == "search" || kind == "order" || kind == "release") {
     int count = f.value("count", 1);
     if (count < 1) return "count must be at least 1";
@@ -103,6 +120,7 @@ void SimState::clearFaults() {
   counted_faults_.clear();
   receipt_faults_.clear();
   line_types_.clear();
+  pending_order_faults_.clear();
 }
 
 std::optional<SendFault> SimState::takeSendFault() {
@@ -134,20 +152,65 @@ std::string SimState::lineTypeOf(const std::string& number) const {
   return it == line_types_.end() ? "mobile" : it->second;
 }
 
-bool SimState::orderNumber(const std::string& number) {
-  if (!inInventory(number)) return false;
+std::optional<SimOrder> SimState::placeOrder(const std::string& number,
+                                             const std::string& reference) {
+  if (!inInventory(number)) return std::nullopt;
   std::lock_guard lock(mutex_);
-  return ordered_.emplace(number, true).second;
+  if (held_.count(number)) return std::nullopt;
+  for (const auto& order : orders_) {
+    if (order.number == number && order.status == "pending") return std::nullopt;
+  }
+  SimOrder order{crypto::uuid4(), number, reference, "success", ""};
+  if (!pending_order_faults_.empty()) {
+    order.status = "pending";
+    order.settles_to = pending_order_faults_.front();
+    pending_order_faults_.erase(pending_order_faults_.begin());
+  } else {
+    held_[number] = crypto::uuid4();
+  }
+  orders_.push_back(order);
+  return order;
 }
 
-bool SimState::releaseNumber(const std::string& number) {
+std::optional<SimOrder> SimState::findOrder(const std::string& id, const std::string& reference) {
   std::lock_guard lock(mutex_);
-  return ordered_.erase(number) > 0;
+  for (auto it = orders_.rbegin(); it != orders_.rend(); ++it) {
+    if (id.empty() ? it->reference != reference : it->id != id) continue;
+    if (it->status == "pending" && it->settles_to != "pending") {
+      it->status = it->settles_to;
+      if (it->status == "success") held_[it->number] = crypto::uuid4();
+    }
+    return *it;
+  }
+  return std::nullopt;
+}
+
+std::optional<SimNumber> SimState::heldNumber(const std::string& number) const {
+  std::lock_guard lock(mutex_);
+  auto it = held_.find(number);
+  if (it == held_.end()) return std::nullopt;
+  return SimNumber{it->second, it->first};
+}
+
+std::optional<SimNumber> SimState::heldNumberById(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& [number, number_id] : held_) {
+    if (number_id == id) return SimNumber{number_id, number};
+  }
+  return std::nullopt;
+}
+
+bool SimState::releaseById(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  return std::erase_if(held_, [&](const auto& entry) { return entry.second == id; }) > 0;
 }
 
 bool SimState::isOrdered(const std::string& number) const {
   std::lock_guard lock(mutex_);
-  return ordered_.count(number) > 0;
+  if (held_.count(number)) return true;
+  return std::any_of(orders_.begin(), orders_.end(), [&](const SimOrder& order) {
+    return order.number == number && order.status == "pending";
+  });
 }
 
 }  // namespace smsgw::sim

@@ -29,6 +29,19 @@ struct ReceiptFault {
   std::string code;
 };
 
+// A number order as Telnyx keeps it: found by its id or by the customer reference it was
+// placed under. A pending order settles to `settles_to` the first time it is read.
+struct SimOrder {
+  std::string id, number, reference;
+  std::string status;      // pending, success, failure
+  std::string settles_to;  // what a pending order becomes when read: success, failure, pending
+};
+
+// A number the gateway holds here, by Telnyx's id for it.
+struct SimNumber {
+  std::string id, number;
+};
+
 // The carrier's stock of numbers in an area code: the same numbers on every run and machine,
 // so a search can be repeated and a number found once can be ordered later. Exchanges are
 // 200-999 except N11 and 555.
@@ -47,14 +60,19 @@ class SimState {
   void clearFaults();
 
   std::optional<SendFault> takeSendFault();
-  bool takeCountedFault(const std::string& kind);  // search, order, release
+  bool takeCountedFault(const std::string& kind);  // search, order, release, release_404
   std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
 
-  // Numbers the gateway ordered from this carrier.
-  bool orderNumber(const std::string& number);    // false when already ordered or not in stock
-  bool releaseNumber(const std::string& number);  // false when not held
-  bool isOrdered(const std::string& number) const;
+  // Orders and the numbers they bring. placeOrder: nothing when the number is not in stock,
+  // held, or in a pending order; a pending-order fault makes the order pending.
+  std::optional<SimOrder> placeOrder(const std::string& number, const std::string& reference);
+  // By id, or else the newest under `reference`; a pending order settles here first.
+  std::optional<SimOrder> findOrder(const std::string& id, const std::string& reference);
+  std::optional<SimNumber> heldNumber(const std::string& number) const;
+  std::optional<SimNumber> heldNumberById(const std::string& id) const;
+  bool releaseById(const std::string& id);          // false when no held number has this id
+  bool isOrdered(const std::string& number) const;  // held, or in a pending order
 
  private:
   mutable std::mutex mutex_;
@@ -63,7 +81,9 @@ class SimState {
   std::map<std::string, int> counted_faults_;
   std::map<std::string, ReceiptFault> receipt_faults_;
   std::map<std::string, std::string> line_types_;
-  std::map<std::string, bool> ordered_;
+  std::vector<std::string> pending_order_faults_;  // what each next order settles to
+  std::vector<SimOrder> orders_;
+  std::map<std::string, std::string> held_;  // number -> Telnyx's id for it
 };
 
 }  // namespace smsgw::sim

@@ -20,6 +20,7 @@ ReleaseVerdict judgeRelease(NumberOperation::Kind answer, std::optional<NumberHo
       return ReleaseVerdict::Released;
     case Kind::Refused:
       return ReleaseVerdict::StillHeld;
+    case Kind::Pending:  // not an answer a release gets; judged like no answer
     case Kind::Failed:
       break;
   }

@@ -151,7 +151,8 @@ Settled fail(db::Database& db, const std::string& purchase_id, const std::string
   return failed(purchase_id, carrier_code, reason);
 }
 
-Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now) {
+Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now,
+                 const std::string& carrier_number_id) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   auto p = lockPending(*sql, purchase_id);
@@ -175,42 +176,62 @@ Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now
   std::string provisioned_at = formatIso(now);
   std::string next_due = formatIso(rentPeriodStart(now, 2));
   std::string capabilities = kCapabilities;
+  // Unknown when the carrier could not say: the release asks it then.
+  soci::indicator carrier_id_ind = carrier_number_id.empty() ? soci::i_null : soci::i_ok;
   *sql << "INSERT INTO phone_numbers (id, account_id, purchase_id, phone_number, area_code, "
           "region, capabilities, number_type, status, monthly_cost_cents, provisioned_at, "
-          "next_rent_due_at) VALUES (:id, :a, :pu, :n, :ac, :r, :c::jsonb, :t, 'ACTIVE', :m, "
-          ":at::timestamptz, :due::timestamptz)",
+          "next_rent_due_at, carrier_number_id) VALUES (:id, :a, :pu, :n, :ac, :r, :c::jsonb, "
+          ":t, 'ACTIVE', :m, :at::timestamptz, :due::timestamptz, :cid)",
       soci::use(id), soci::use(p->account_id), soci::use(p->id), soci::use(p->phone_number),
       soci::use(area_code), soci::use(region_text, region_ind), soci::use(capabilities),
       soci::use(p->number_type), soci::use(p->monthly_cost_cents), soci::use(provisioned_at),
-      soci::use(next_due);
+      soci::use(next_due), soci::use(carrier_number_id, carrier_id_ind);
   *sql << "UPDATE number_purchases SET status = 'COMPLETED', settled_at = now() WHERE id = :id",
       soci::use(p->id);
   tx.commit();
   return completed(purchase_id, id);
 }
 
-// The carrier's answer decides; a lost answer is settled by asking whether it holds the number.
-Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purchase_id,
-               const std::string& number, const NumberOperation& order, TimePoint now) {
+// How an order whose answer is not final stands: the carrier finds it by our purchase id (the
+// order's customer reference). Without such an order (a purchase from before references, or a
+// request that never arrived), whether the carrier holds the number decides.
+NumberOperation askAfterOrder(CarrierClient& carrier, const std::string& purchase_id,
+                              const std::string& number) {
   using Kind = NumberOperation::Kind;
-  if (order.kind == Kind::Done) return complete(db, purchase_id, now);
-  if (order.kind == Kind::Refused || order.kind == Kind::NotHeld) {
-    return fail(db, purchase_id, "carrier refused: " + order.error_detail, order.error_code);
-  }
+  NumberOperation status = carrier.orderStatus(purchase_id);
+  if (status.kind != Kind::NotHeld) return status;
   switch (carrier.numberHolding(number)) {
     case NumberHolding::Held:
-      return complete(db, purchase_id, now);
+      return {Kind::Done, "", ""};
     case NumberHolding::NotHeld:
-      return fail(db, purchase_id, "carrier did not complete the order: " + order.error_detail,
-                  order.error_code);
+      return {Kind::Refused, "", "the carrier has no order and does not hold the number"};
     case NumberHolding::Unknown:
       break;
   }
-  spdlog::warn("purchase {} of {} left pending: carrier unreachable ({})", purchase_id, number,
-               order.error_detail);
+  return {Kind::Failed, "", "carrier unreachable"};
+}
+
+// The carrier's answer decides: a completed order makes the number the account's, a failed or
+// refused one is refunded, and a pending one (or a lost answer) stays PENDING until the order
+// settles (settleStalePurchases asks again): neither refunding a number the carrier will
+// deliver nor keeping a charge for one it refused.
+Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purchase_id,
+               const std::string& number, NumberOperation order, TimePoint now) {
+  using Kind = NumberOperation::Kind;
+  if (order.kind == Kind::Failed) order = askAfterOrder(carrier, purchase_id, number);
+  if (order.kind == Kind::Done)
+    return complete(db, purchase_id, now, carrier.carrierNumberId(number));
+  if (order.kind == Kind::Refused || order.kind == Kind::NotHeld) {
+    return fail(db, purchase_id, "carrier refused: " + order.error_detail, order.error_code);
+  }
+  spdlog::warn("purchase {} of {} left pending: {}", purchase_id, number,
+               order.kind == Kind::Pending ? "the carrier's order is pending"
+                                           : "carrier unreachable (" + order.error_detail + ")");
   PurchaseOutcome pending;
   pending.purchase_id = purchase_id;
-  pending.detail = order.error_detail;
+  pending.detail =
+      order.kind == Kind::Pending ? "order pending at the carrier" : order.error_detail;
+  pending.pending_reason = order.kind == Kind::Pending ? "order_pending" : "carrier_unreachable";
   return pending;
 }
 
@@ -219,7 +240,7 @@ Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purc
 PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
                                const std::string& account_id, const E164& number, TimePoint now) {
   Purchase purchase = charge(db, account_id, number);
-  NumberOperation order = carrier.orderNumber(purchase.phone_number);
+  NumberOperation order = carrier.orderNumber(purchase.phone_number, purchase.id);
   Settled settled = settle(db, carrier, purchase.id, purchase.phone_number, order, now);
   if (!settled) {  // the billing pass settled it meanwhile (a very slow carrier)
     db::Session sql(db);

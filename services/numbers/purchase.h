@@ -21,13 +21,15 @@ struct PurchaseOutcome {
   enum class Kind {
     Completed,  // the number is the account's: phone_number_id is set
     Failed,     // the carrier did not sell it; the charge was refunded
-    Pending,    // the carrier's answer was lost; the billing pass settles it shortly
+    Pending,    // the carrier's order is pending, or its answer was lost; the billing pass
+                // settles it when the carrier's order settles
   };
   Kind kind = Kind::Pending;
   std::string purchase_id;
   std::string phone_number_id;
   std::string carrier_code;  // Failed: the carrier's code, when it gave one
   std::string detail;
+  std::string pending_reason;  // Pending: order_pending or carrier_unreachable
   long long charged_cents = 0;
 };
 

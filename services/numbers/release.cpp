@@ -74,7 +74,15 @@ void restore(db::Database& db, const std::string& number_id) {
 ReleaseResult finishRelease(db::Database& db, CarrierClient& carrier, const std::string& number_id,
                             const std::string& phone_number, const std::string& reason,
                             TimePoint now) {
-  NumberOperation release = carrier.releaseNumber(phone_number);
+  std::string carrier_number_id;
+  {
+    db::Session sql(db);
+    soci::indicator ind = soci::i_null;
+    *sql << "SELECT carrier_number_id FROM phone_numbers WHERE id = :id", soci::use(number_id),
+        soci::into(carrier_number_id, ind);
+    if (ind != soci::i_ok) carrier_number_id.clear();  // bought before ids were kept
+  }
+  NumberOperation release = carrier.releaseNumber(phone_number, carrier_number_id);
   std::optional<NumberHolding> holding;
   if (release.kind == NumberOperation::Kind::Failed) holding = carrier.numberHolding(phone_number);
   ReleaseVerdict verdict = judgeRelease(release.kind, holding);

@@ -4,6 +4,7 @@
 
 #include "adapters/http_carrier_client.h"
 #include "domain/carrier_client.h"
+#include "domain/crypto.h"
 #include "tests/support/http_test_client.h"
 #include "tests/support/test_env.h"
 
@@ -105,10 +106,21 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 200);
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422)
       << "already ordered";
+  Reply listed = sim_.call(
+      "GET", "/v2/phone_numbers?filter%5Bphone_number%5D=%2B" + number.substr(1), simKey());
+  ASSERT_EQ(listed.body["data"].size(), 1u);
+  std::string id = listed.body["data"][0]["id"];
+  EXPECT_NE(id, number) << "Telnyx names a number by its own id";
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404)
+      << "not by its E.164 number";
   sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"count", 1}});
-  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 500);
-  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 200);
-  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404);
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/" + id, simKey()).status, 500);
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"mode", "not_found"}});
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/" + id, simKey()).status, 404);
+  EXPECT_EQ(sim_.call("GET", "/v2/phone_numbers/" + id, simKey()).status, 200)
+      << "a stale 404: the number is still held";
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/" + id, simKey()).status, 200);
+  EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/" + id, simKey()).status, 404);
   sim_.call("POST", "/sim/faults", {}, {{"kind", "search"}, {"count", 1}});
   EXPECT_EQ(
       sim_.call("GET", "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=613",
@@ -121,6 +133,43 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
                        {"messaging_profile_id", kSimulatorMessagingProfileId}})
                 .status,
             500);
+}
+
+TEST_F(CarrierSim, OrdersSettleByTheirReferenceAndReleasesGoByTelnyxsIdWithA404Checked) {
+  auto client = carrier();
+  Reply found = sim_.call(
+      "GET",
+      "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=905&filter%5Blimit%5D=2",
+      simKey());
+  ASSERT_EQ(found.body["data"].size(), 2u);
+  std::string first = found.body["data"][0]["phone_number"];
+  std::string second = found.body["data"][1]["phone_number"];
+  using Kind = NumberOperation::Kind;
+
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "order"}, {"mode", "pending"}, {"settle", "success"}});
+  std::string reference = "pur_" + crypto::uuid4();
+  EXPECT_EQ(client.orderNumber(first, reference).kind, Kind::Pending);
+  EXPECT_EQ(client.numberHolding(first), NumberHolding::NotHeld) << "not until the order settles";
+  EXPECT_EQ(client.orderStatus(reference).kind, Kind::Done);
+  std::string id = client.carrierNumberId(first);
+  EXPECT_FALSE(id.empty());
+  EXPECT_NE(id, first);
+  EXPECT_EQ(client.orderStatus("pur_" + crypto::uuid4()).kind, Kind::NotHeld) << "no such order";
+
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "order"}, {"mode", "pending"}, {"settle", "failure"}});
+  std::string failing = "pur_" + crypto::uuid4();
+  EXPECT_EQ(client.orderNumber(second, failing).kind, Kind::Pending);
+  EXPECT_EQ(client.orderStatus(failing).kind, Kind::Refused) << "the carrier's order failed";
+  EXPECT_EQ(client.numberHolding(second), NumberHolding::NotHeld);
+
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"mode", "not_found"}});
+  EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::Failed)
+      << "a 404 while Telnyx still lists the number is not a release";
+  EXPECT_EQ(client.releaseNumber(first, "").kind, Kind::Done) << "the id found by the number";
+  EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::NotHeld);
+  EXPECT_EQ(client.numberHolding(first), NumberHolding::NotHeld);
 }
 
 TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {

@@ -17,6 +17,16 @@ void armSimFault(const nlohmann::json& fault) {
   ASSERT_EQ(sim.call("POST", "/sim/faults", {}, fault).status, 201);
 }
 
+// What the carrier lists for us under this number: Telnyx's phone number records, found by
+// filter[phone_number] (Telnyx names them by its own ids).
+nlohmann::json carrierListing(const std::string& number) {
+  HttpTestClient sim(simUrl());
+  return sim
+      .call("GET", "/v2/phone_numbers?filter%5Bphone_number%5D=%2B" + number.substr(1),
+            {{"Authorization", "Bearer sim-key"}})
+      .body["data"];
+}
+
 class PhoneNumbers : public ::testing::Test {
  protected:
   void TearDown() override { HttpTestClient(simUrl()).call("DELETE", "/sim/faults"); }
@@ -147,13 +157,7 @@ TEST_F(PhoneNumbers, ProvisioningChargesOncesAndTheNumberIsListedAndReadable) {
   EXPECT_EQ(doc.body["account"]["phone_numbers_used"], 1);
   EXPECT_EQ(doc.body["account"]["phone_number_limit"], 5);
   EXPECT_EQ(doc.body["account"]["low_balance"], false);
-  HttpTestClient sim(simUrl());
-  EXPECT_EQ(
-      sim.call("GET", "/v2/phone_numbers/%2B" + number["phone_number"].get<std::string>().substr(1),
-               {{"Authorization", "Bearer sim-key"}})
-          .status,
-      200)
-      << "the carrier holds it for us";
+  EXPECT_EQ(carrierListing(number["phone_number"]).size(), 1u) << "the carrier holds it for us";
 }
 
 TEST_F(PhoneNumbers, ProvisioningRefusalsChargeAndOrderNothing) {
@@ -185,12 +189,7 @@ TEST_F(PhoneNumbers, ProvisioningRefusalsChargeAndOrderNothing) {
   EXPECT_EQ(poor.status, 402);
   EXPECT_EQ(poor.body["code"], "INSUFFICIENT_BALANCE");
   EXPECT_EQ(balanceOf(api, account), 250);
-  HttpTestClient sim(simUrl());
-  EXPECT_EQ(sim.call("GET", "/v2/phone_numbers/%2B" + toll_free.substr(1),
-                     {{"Authorization", "Bearer sim-key"}})
-                .status,
-            404)
-      << "nothing was ordered";
+  EXPECT_TRUE(carrierListing(toll_free).empty()) << "nothing was ordered";
   EXPECT_EQ(ledgerSum(api, account), 250);
 }
 
@@ -248,6 +247,30 @@ TEST_F(PhoneNumbers, ConcurrentPurchasesNeverChargeTwice) {
   EXPECT_EQ(ledgerSum(api, account), balanceOf(api, account));
 }
 
+TEST_F(PhoneNumbers, APendingCarrierOrderKeepsTheChargeAndThePurchaseInFlight) {
+  // Telnyx may take an order and settle it later; until then the number is neither the
+  // account's nor refunded, and the account's next purchase waits for it.
+  TestAccount account = readyToBuy(api, 1000);
+  std::string wanted = availableNumber(api, account, "709");
+  armSimFault({{"kind", "order"}, {"mode", "pending"}, {"settle", "pending"}});
+  Reply pending =
+      api.call("POST", "/v1/phone-numbers", bearer(account.live_key), {{"phone_number", wanted}});
+  EXPECT_EQ(pending.status, 502);
+  EXPECT_EQ(pending.body["code"], "PROVISIONING_FAILED");
+  EXPECT_EQ(pending.body["details"]["settlement"], "pending");
+  EXPECT_EQ(pending.body["details"]["reason"], "order_pending");
+  EXPECT_TRUE(pending.body["details"]["purchase_id"].is_string());
+  EXPECT_EQ(balanceOf(api, account), 750) << "charged while the carrier's order is open";
+  EXPECT_EQ(ledgerSum(api, account), 750);
+  EXPECT_TRUE(api.call("GET", "/v1/phone-numbers", bearer(account.live_key)).body["data"].empty());
+  EXPECT_TRUE(carrierListing(wanted).empty()) << "not the carrier's either, yet";
+  std::string other = availableNumber(api, account, "709");
+  Reply next =
+      api.call("POST", "/v1/phone-numbers", bearer(account.live_key), {{"phone_number", other}});
+  EXPECT_EQ(next.status, 409);
+  EXPECT_EQ(next.body["code"], "PURCHASE_IN_PROGRESS");
+}
+
 TEST_F(PhoneNumbers, AFailedCarrierOrderIsRefunded) {
   TestAccount account = readyToBuy(api, 1000);
   std::string number = availableNumber(api, account, "709");
@@ -280,8 +303,16 @@ TEST_F(PhoneNumbers, ReleaseAnswers204ThenNotFoundAndARefusalChangesNothing) {
   EXPECT_EQ(refused.status, 502);
   EXPECT_EQ(refused.body["code"], "RELEASE_FAILED");
   EXPECT_EQ(api.call("GET", path, bearer(account.live_key)).body["status"], "ACTIVE");
+  // A 404 from the carrier while it still lists the number is checked, not believed.
+  armSimFault({{"kind", "release"}, {"mode", "not_found"}});
+  Reply stale = api.call("DELETE", path, bearer(account.live_key));
+  EXPECT_EQ(stale.status, 502);
+  EXPECT_EQ(stale.body["code"], "RELEASE_FAILED");
+  EXPECT_EQ(api.call("GET", path, bearer(account.live_key)).body["status"], "ACTIVE");
+  EXPECT_EQ(carrierListing(number["phone_number"]).size(), 1u);
 
   EXPECT_EQ(api.call("DELETE", path, bearer(account.live_key)).status, 204);
+  EXPECT_TRUE(carrierListing(number["phone_number"]).empty()) << "released at the carrier";
   EXPECT_EQ(api.call("DELETE", path, bearer(account.live_key)).status, 404);
   Reply released = api.call("GET", path, bearer(account.live_key));
   EXPECT_EQ(released.body["status"], "RELEASED");

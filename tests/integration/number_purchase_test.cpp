@@ -135,6 +135,52 @@ TEST_F(NumbersTest, ALostOrderAnswerIsSettledByAskingTheCarrier) {
   expectBalanceMatchesLedger(account);
 }
 
+TEST_F(NumbersTest, APendingOrderIsNeitherCompletedNorRefundedUntilTheCarrierSettlesIt) {
+  std::string account = newAccount(1000);
+  auto order_status = NumberOperation::Kind::Pending;
+  carrier_.on_order = [](const std::string&) { return operation(NumberOperation::Kind::Pending); };
+  carrier_.on_order_status = [&](const std::string&) { return operation(order_status); };
+  auto settle = [&] {
+    return numbers::settleStalePurchases(database_, carrier_, std::chrono::seconds(0), kNow);
+  };
+  auto outcome =
+      numbers::purchaseNumber(database_, carrier_, account, *E164::parse("+16135550150"), kNow);
+  EXPECT_EQ(outcome.kind, Kind::Pending);
+  EXPECT_EQ(outcome.pending_reason, "order_pending");
+  EXPECT_EQ(balance(account), 750) << "charged while the carrier's order is pending";
+  EXPECT_EQ(count("phone_numbers"), 0);
+  EXPECT_EQ(settle(), 0) << "still pending at the carrier: nothing refunded, nothing made";
+  EXPECT_EQ(balance(account), 750);
+
+  carrier_.sell("+16135550150");
+  order_status = NumberOperation::Kind::Done;
+  EXPECT_EQ(settle(), 1);
+  EXPECT_EQ(count("phone_numbers WHERE status = 'ACTIVE' AND carrier_number_id = "
+                  "'fake-id-+16135550150'"),
+            1)
+      << "kept with the carrier's id for it";
+  EXPECT_EQ(balance(account), 750);
+
+  order_status = NumberOperation::Kind::Pending;
+  outcome =
+      numbers::purchaseNumber(database_, carrier_, account, *E164::parse("+16135550151"), kNow);
+  ASSERT_EQ(outcome.kind, Kind::Pending);
+  EXPECT_EQ(balance(account), 500);
+  order_status = NumberOperation::Kind::Refused;  // the carrier's order failed
+  EXPECT_EQ(settle(), 1);
+  EXPECT_EQ(balance(account), 750) << "refunded";
+  EXPECT_EQ(count("phone_numbers"), 1);
+  expectBalanceMatchesLedger(account);
+}
+
+TEST_F(NumbersTest, AReleaseNamesTheNumberByTheCarriersIdWhenKept) {
+  std::string account = newAccount(1000);
+  std::string id = buy(account, "+16135550160", kNow);
+  ASSERT_EQ(numbers::releaseNumber(database_, carrier_, id, numbers::kCustomerReleased, kNow).kind,
+            numbers::ReleaseResult::Kind::Released);
+  EXPECT_EQ(carrier_.release_ids(), std::vector<std::string>{"fake-id-+16135550160"});
+}
+
 TEST_F(NumbersTest, APurchaseInterruptedByACrashIsSettledByTheBillingPassOnce) {
   std::string account = newAccount(1000);
   // The process dies while the carrier is being asked: the charge and the PENDING purchase

@@ -24,8 +24,9 @@ class NoCarrier final : public CarrierClient {
   }
   LookupResult lookupNumber(const std::string&) override { return {}; }
   NumberSearchResult searchNumbers(const std::string&, int) override { return {}; }
-  NumberOperation orderNumber(const std::string&) override { return {}; }
-  NumberOperation releaseNumber(const std::string&) override { return {}; }
+  NumberOperation orderNumber(const std::string&, const std::string&) override { return {}; }
+  NumberOperation orderStatus(const std::string&) override { return {}; }
+  NumberOperation releaseNumber(const std::string&, const std::string&) override { return {}; }
   NumberHolding numberHolding(const std::string&) override { return NumberHolding::Unknown; }
 };
 

@@ -54,16 +54,37 @@ NumberSearchResult FakeCarrier::searchNumbers(const std::string&, int) {
   return {true, {}, ""};
 }
 
-NumberOperation FakeCarrier::orderNumber(const std::string& number) {
+NumberOperation FakeCarrier::orderNumber(const std::string& number, const std::string& reference) {
   ++orders;
+  {
+    std::lock_guard lock(mutex_);
+    references_[reference] = number;
+  }
   if (on_order) return on_order(number);
   std::lock_guard lock(mutex_);
   if (!held_.insert(number).second) return operation(NumberOperation::Kind::Refused, "85001");
   return operation(NumberOperation::Kind::Done);
 }
 
-NumberOperation FakeCarrier::releaseNumber(const std::string& number) {
+NumberOperation FakeCarrier::orderStatus(const std::string& reference) {
+  if (on_order_status) return on_order_status(reference);
+  std::string number;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = references_.find(reference);
+    if (it == references_.end()) return operation(NumberOperation::Kind::NotHeld);
+    number = it->second;
+  }
+  return operation(numberHolding(number) == NumberHolding::Held ? NumberOperation::Kind::Done
+                                                                : NumberOperation::Kind::NotHeld);
+}
+
+NumberOperation FakeCarrier::releaseNumber(const std::string& number, const std::string& id) {
   ++releases;
+  {
+    std::lock_guard lock(mutex_);
+    release_ids_.push_back(id);
+  }
   if (on_release) return on_release(number);
   std::lock_guard lock(mutex_);
   return operation(held_.erase(number) ? NumberOperation::Kind::Done
@@ -73,6 +94,15 @@ NumberOperation FakeCarrier::releaseNumber(const std::string& number) {
 NumberHolding FakeCarrier::numberHolding(const std::string& number) {
   if (on_holding) return on_holding(number);
   return holds(number) ? NumberHolding::Held : NumberHolding::NotHeld;
+}
+
+std::string FakeCarrier::carrierNumberId(const std::string& number) {
+  return holds(number) ? "fake-id-" + number : "";
+}
+
+std::vector<std::string> FakeCarrier::release_ids() const {
+  std::lock_guard lock(mutex_);
+  return release_ids_;
 }
 
 }  // namespace smsgw::testing

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -26,6 +27,8 @@ class FakeCarrier final : public CarrierClient {
   Script on_order;
   Script on_release;
   std::function<NumberHolding(const std::string& number)> on_holding;
+  // How the order under a reference stands (a pending order, say); unset: see orderStatus.
+  std::function<NumberOperation(const std::string& reference)> on_order_status;
   // Accepts every text unless scripted; each call is recorded, whatever the answer.
   std::function<CarrierSendResult(const SentText&)> on_send;
   // What the carrier says of a message it took; unset, it cannot be asked.
@@ -44,9 +47,16 @@ class FakeCarrier final : public CarrierClient {
                                 const std::string&) override;
   LookupResult lookupNumber(const std::string&) override;
   NumberSearchResult searchNumbers(const std::string& area_code, int limit) override;
-  NumberOperation orderNumber(const std::string& number) override;
-  NumberOperation releaseNumber(const std::string& number) override;
+  NumberOperation orderNumber(const std::string& number, const std::string& reference) override;
+  // Unscripted: Done when the fake holds the number ordered under `reference`, NotHeld
+  // otherwise (a scripted order that failed left none behind).
+  NumberOperation orderStatus(const std::string& reference) override;
+  // Records the id it was given (release_ids()).
+  NumberOperation releaseNumber(const std::string& number, const std::string& id) override;
   NumberHolding numberHolding(const std::string& number) override;
+  // "fake-id-" and the number, for a number the fake holds.
+  std::string carrierNumberId(const std::string& number) override;
+  std::vector<std::string> release_ids() const;
   CarrierMessageStatus messageStatus(const std::string& carrier_message_id) override {
     return on_status ? on_status(carrier_message_id) : CarrierMessageStatus{};
   }
@@ -54,6 +64,8 @@ class FakeCarrier final : public CarrierClient {
  private:
   mutable std::mutex mutex_;
   std::set<std::string> held_;
+  std::map<std::string, std::string> references_;  // order reference -> number
+  std::vector<std::string> release_ids_;
   std::vector<SentText> sent_;
 };
 

@@ -71,16 +71,28 @@ try {
     Telnyx.UnprocessableEntityError);
   log('  numberOrders.create without a messaging profile -> UnprocessableEntityError');
   const order = await client.numberOrders.create({ phone_numbers: [{ phone_number: number }],
-    messaging_profile_id: 'sim-messaging-profile' });
+    messaging_profile_id: 'sim-messaging-profile', customer_reference: 'pur_sdk_check' });
   assert.equal(order.data.phone_numbers[0].phone_number, number);
   log(`  numberOrders.create -> order ${order.data.id} (${order.data.status})`);
+  const again = await client.numberOrders.retrieve(order.data.id);
+  assert.equal(again.data.status, 'success');
+  const byReference = await client.numberOrders.list({
+    filter: { customer_reference: 'pur_sdk_check' } });
+  assert.equal(byReference.data[0].id, order.data.id);
+  log('  numberOrders.retrieve and .list(filter[customer_reference]) -> the same order');
 
-  const held = await client.phoneNumbers.retrieve(number);
+  const listed = await client.phoneNumbers.list({ filter: { phone_number: number } });
+  assert.equal(listed.data.length, 1);
+  const id = listed.data[0].id;
+  assert.notEqual(id, number, 'Telnyx names a number by its own id');
+  const held = await client.phoneNumbers.retrieve(id);
   assert.equal(held.data.phone_number, number);
-  log(`  phoneNumbers.retrieve -> ${held.data.status}`);
-  await client.phoneNumbers.delete(number);
-  await assert.rejects(client.phoneNumbers.retrieve(number), Telnyx.NotFoundError);
-  log('  phoneNumbers.delete -> then retrieve is NotFoundError');
+  log(`  phoneNumbers.list(filter[phone_number]) -> id ${id}; retrieve -> ${held.data.status}`);
+  await client.phoneNumbers.delete(id);
+  await assert.rejects(client.phoneNumbers.retrieve(id), Telnyx.NotFoundError);
+  const gone = await client.phoneNumbers.list({ filter: { phone_number: number } });
+  assert.equal(gone.data.length, 0);
+  log('  phoneNumbers.delete(id) -> then retrieve is NotFoundError, and the list is empty');
 
   const base = await client.numberLookup.retrieve(to);
   assert.equal(base.data.carrier, undefined, 'the base lookup has no carrier');
