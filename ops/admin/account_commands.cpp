@@ -164,8 +164,9 @@ int outstanding(db::Database& db, TimePoint as_of, const std::string& account_id
 }  // namespace
 
 void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& account_id,
-             int wait_seconds) {
+             int wait_seconds, std::chrono::seconds settle_after) {
   numbers::BillingPassOptions options;
+  options.stale_after = settle_after;
   options.as_of = as_of;
   options.now = staff.clock.now();
   options.account_id = account_id;

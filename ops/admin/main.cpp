@@ -128,6 +128,10 @@ int main(int argc, char** argv) {
   auto* rent_run = rent->add_subcommand("run", "run a billing pass as of a time");
   rent_run->add_option("--as-of", as_of_text, "ISO 8601 UTC (default: now)");
   rent_run->add_option("--account", rent_account, "one account's numbers only");
+  int settle_after = 120;
+  rent_run->add_option("--settle-after", settle_after,
+                       "settle purchases and releases pending for longer than this many seconds "
+                       "(by asking the carrier how their order or release went)");
   rent_run->add_option("--wait", wait_seconds,
                        "seconds to wait for the rent-billing worker to handle what was published");
   app.add_option("--now", now_text, "act as if it were this time (ISO 8601 UTC)");
@@ -189,7 +193,7 @@ int main(int argc, char** argv) {
     if (reinstate_cmd->parsed()) admin::setAccountStatus(staff, account_id, false, "");
     if (rent_run->parsed()) {
       TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
-      admin::runRent(staff, as_of, rent_account, wait_seconds);
+      admin::runRent(staff, as_of, rent_account, wait_seconds, std::chrono::seconds(settle_after));
     }
     return 0;
   } catch (const CLI::Error& e) {

@@ -54,9 +54,10 @@ void resumeSending(Staff& staff, const std::string& account_id);
 void setAccountStatus(Staff& staff, const std::string& account_id, bool suspend,
                       const std::string& reason);
 
-// Runs the billing pass as of a time; with `wait_seconds`, waits until the rent-billing
-// worker has handled every record it published.
+// Runs the billing pass as of a time, settling purchases and releases left pending for longer
+// than `settle_after` (staff who know the carrier settled an order need not wait); with
+// `wait_seconds`, waits until the rent-billing worker has handled every record it published.
 void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& account_id,
-             int wait_seconds);
+             int wait_seconds, std::chrono::seconds settle_after);
 
 }  // namespace smsgw::admin

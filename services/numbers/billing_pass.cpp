@@ -64,8 +64,10 @@ BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
                                "rent_periods_paid + 1");
   report.grace_expired = publishAll(
       db, options, "expire", "status = 'SUSPENDED' AND grace_ends_at <= :as_of::timestamptz", "0");
-  report.purchases_settled = settleStalePurchases(db, carrier, options.stale_after, options.now);
-  report.releases_finished = retryStaleReleases(db, carrier, options.stale_after, options.now);
+  report.purchases_settled =
+      settleStalePurchases(db, carrier, options.stale_after, options.now, options.account_id);
+  report.releases_finished =
+      retryStaleReleases(db, carrier, options.stale_after, options.now, options.account_id);
   return report;
 }
 

@@ -20,7 +20,7 @@ namespace smsgw::numbers {
 struct BillingPassOptions {
   TimePoint as_of;                        // what is due is decided as of this time
   TimePoint now;                          // real time, for settling interrupted work
-  std::optional<std::string> account_id;  // only this account's numbers (staff runs)
+  std::optional<std::string> account_id;  // only this account's numbers and purchases (staff)
   std::chrono::seconds republish_after{600};
   std::chrono::seconds stale_after{120};  // purchases and releases older than this are settled
 };

@@ -251,16 +251,17 @@ PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
 }
 
 int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
-                         TimePoint now) {
+                         TimePoint now, const std::optional<std::string>& account_id) {
   std::vector<std::pair<std::string, std::string>> stale;  // purchase id, number
   {
     db::Session sql(db);
     int seconds = static_cast<int>(stale_after.count());
+    std::string account = account_id.value_or("");
     soci::rowset<soci::row> rows =
         (sql->prepare << "SELECT id, phone_number FROM number_purchases WHERE status = 'PENDING' "
                          "AND created_at <= now() - make_interval(secs => :s) "
-                         "ORDER BY created_at LIMIT 100",
-         soci::use(seconds));
+                         "AND (:a = '' OR account_id = :a2) ORDER BY created_at LIMIT 100",
+         soci::use(seconds), soci::use(account), soci::use(account));
     for (const auto& row : rows)
       stale.emplace_back(row.get<std::string>(0), row.get<std::string>(1));
   }

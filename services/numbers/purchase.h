@@ -8,6 +8,7 @@
 // PENDING is settled later by asking the carrier whether it holds the number
 // (settleStalePurchases). Every function is safe to call from several threads and processes.
 
+#include <optional>
 #include <string>
 
 #include "db/database.h"
@@ -39,8 +40,8 @@ PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
                                const std::string& account_id, const E164& number, TimePoint now);
 
 // Settles purchases PENDING for longer than `stale_after` (by the database's clock, like
-// their created_at); returns how many were settled.
+// their created_at), of one account when given; returns how many were settled.
 int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
-                         TimePoint now);
+                         TimePoint now, const std::optional<std::string>& account_id = {});
 
 }  // namespace smsgw::numbers

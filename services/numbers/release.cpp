@@ -118,7 +118,7 @@ ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
 }
 
 int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
-                       TimePoint now) {
+                       TimePoint now, const std::optional<std::string>& account_id) {
   struct Stale {
     std::string id, phone_number, reason;
   };
@@ -126,12 +126,14 @@ int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::se
   {
     db::Session sql(db);
     int seconds = static_cast<int>(stale_after.count());
+    std::string account = account_id.value_or("");
     soci::rowset<soci::row> rows =
-        (sql->prepare << "SELECT id, phone_number, release_reason FROM phone_numbers "
-                         "WHERE status = 'RELEASING' "
-                         "AND release_requested_at <= now() - make_interval(secs => :s) "
-                         "ORDER BY release_requested_at LIMIT 100",
-         soci::use(seconds));
+        (sql->prepare
+             << "SELECT id, phone_number, release_reason FROM phone_numbers "
+                "WHERE status = 'RELEASING' "
+                "AND release_requested_at <= now() - make_interval(secs => :s) "
+                "AND (:a = '' OR account_id = :a2) ORDER BY release_requested_at LIMIT 100",
+         soci::use(seconds), soci::use(account), soci::use(account));
     for (const auto& row : rows) {
       stale.push_back({row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
     }

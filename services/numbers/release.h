@@ -43,8 +43,8 @@ ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
                                        TimePoint now);
 
 // Asks the carrier again for numbers left RELEASING for longer than `stale_after` (measured
-// by the database's clock, like release_requested_at).
+// by the database's clock, like release_requested_at), of one account when given.
 int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
-                       TimePoint now);
+                       TimePoint now, const std::optional<std::string>& account_id = {});
 
 }  // namespace smsgw::numbers

@@ -271,6 +271,42 @@ TEST_F(PhoneNumbers, APendingCarrierOrderKeepsTheChargeAndThePurchaseInFlight) {
   EXPECT_EQ(next.body["code"], "PURCHASE_IN_PROGRESS");
 }
 
+TEST_F(PhoneNumbers, APendingOrderThatSucceedsMakesTheNumberAndOneThatFailsIsRefunded) {
+  // The billing pass settles them (staff may run it at once, as here; the worker's runs every
+  // minute for purchases pending longer than two).
+  TestAccount account = readyToBuy(api, 1000);
+  auto settle = [&] {
+    AdminRun run = runAdmin("rent run --account " + account.id + " --settle-after 0");
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    return run.output;
+  };
+  std::string wanted = availableNumber(api, account, "782");
+  armSimFault({{"kind", "order"}, {"mode", "pending"}, {"settle", "success"}});
+  Reply pending =
+      api.call("POST", "/v1/phone-numbers", bearer(account.live_key), {{"phone_number", wanted}});
+  ASSERT_EQ(pending.body["details"]["reason"], "order_pending") << pending.raw_body;
+  EXPECT_EQ(settle()["purchases_settled"], 1);
+  Reply listed = api.call("GET", "/v1/phone-numbers", bearer(account.live_key));
+  ASSERT_EQ(listed.body["data"].size(), 1u);
+  EXPECT_EQ(listed.body["data"][0]["phone_number"], wanted);
+  EXPECT_EQ(balanceOf(api, account), 750) << "charged once";
+  EXPECT_EQ(carrierListing(wanted).size(), 1u);
+  std::string path = "/v1/phone-numbers/" + listed.body["data"][0]["id"].get<std::string>();
+  EXPECT_EQ(api.call("DELETE", path, bearer(account.live_key)).status, 204);
+  EXPECT_TRUE(carrierListing(wanted).empty()) << "released by the carrier's id for it";
+
+  std::string refused = availableNumber(api, account, "782");
+  armSimFault({{"kind", "order"}, {"mode", "pending"}, {"settle", "failure"}});
+  pending =
+      api.call("POST", "/v1/phone-numbers", bearer(account.live_key), {{"phone_number", refused}});
+  ASSERT_EQ(pending.body["details"]["reason"], "order_pending") << pending.raw_body;
+  EXPECT_EQ(balanceOf(api, account), 500);
+  EXPECT_EQ(settle()["purchases_settled"], 1);
+  EXPECT_EQ(balanceOf(api, account), 750) << "the carrier's order failed: refunded";
+  EXPECT_EQ(ledgerSum(api, account), 750);
+  EXPECT_TRUE(api.call("GET", "/v1/phone-numbers", bearer(account.live_key)).body["data"].empty());
+}
+
 TEST_F(PhoneNumbers, AFailedCarrierOrderIsRefunded) {
   TestAccount account = readyToBuy(api, 1000);
   std::string number = availableNumber(api, account, "709");
