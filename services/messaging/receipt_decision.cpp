@@ -15,7 +15,8 @@ ReceiptDecision decideReceipt(const topics::CarrierReceipt& receipt) {
   // The spec keeps an error code on FAILED and UNDELIVERED only; the errors themselves still
   // travel in the event.
   bool failed = move == Move::ReceiptUndelivered || move == Move::ReceiptSendingFailed;
-  if (failed && receipt.errors.is_array() && !receipt.errors.empty() && receipt.errors[0].is_object()) {
+  if (failed && receipt.errors.is_array() && !receipt.errors.empty() &&
+      receipt.errors[0].is_object()) {
     auto code = receipt.errors[0].find("code");
     if (code != receipt.errors[0].end() && code->is_string()) decision.error_code = *code;
   }
