@@ -177,15 +177,21 @@ class Simulator {
   }
 
  private:
-  bool authorized(const Rest::Request& request) {
+  // Every /v2 call needs the API key: without it Telnyx answers 401 with code 10009, and so
+  // does this, returning true so that the handler stops.
+  bool refusedUnauthenticated(const Rest::Request& request, Http::ResponseWriter& writer) {
     auto auth = request.headers().tryGet<Http::Header::Authorization>();
-    return auth && auth->value() == "Bearer " + config_.api_key;
+    if (auth && auth->value() == "Bearer " + config_.api_key) return false;
+    reply(writer, Http::Code::Unauthorized, carrierError("10009", "Authentication failed"));
+    return true;
+  }
+
+  static void notFound(Http::ResponseWriter& writer) {
+    reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
   }
 
   void sendMessage(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     json body = json::parse(request.body(), nullptr, false);
     if (!body.is_object() || !body.contains("from") || !body.contains("to") ||
         !body.contains("text")) {
@@ -286,19 +292,15 @@ class Simulator {
   }
 
   void getMessage(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     auto message = state_.message(request.param(":id").as<std::string>());
-    if (!message) return reply(writer, Http::Code::Not_Found, carrierError("10005", "Not found"));
+    if (!message) return notFound(writer);
     reply(writer, Http::Code::Ok, {{"data", messageReport(*message, message->status)}});
   }
 
   void lookup(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
-    std::string number = pathNumber(request);
+    if (refusedUnauthenticated(request, writer)) return;
+    std::string number = e164From(request.param(":number").as<std::string>());
     json data = {{"phone_number", number},
                  {"country_code", "CA"},
                  {"record_type", "number_lookup"},
@@ -324,9 +326,7 @@ class Simulator {
   }
 
   void searchNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     if (state_.takeCountedFault("search")) {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Search unavailable"));
@@ -362,9 +362,7 @@ class Simulator {
   }
 
   void orderNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     json body = json::parse(request.body(), nullptr, false);
     std::string number =
         body.is_object() ? body.value("/phone_numbers/0/phone_number"_json_pointer, std::string())
@@ -411,20 +409,15 @@ class Simulator {
 
   // GET /v2/number_orders/{id}: a pending order may settle when read.
   void getOrder(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     auto order = state_.findOrder(request.param(":id").as<std::string>(), "");
-    if (!order)
-      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    if (!order) return notFound(writer);
     reply(writer, Http::Code::Ok, {{"data", orderReport(*order)}});
   }
 
   // GET /v2/number_orders?filter[customer_reference]=: how a lost order is found again.
   void listOrders(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     std::string reference = queryValue(request, "filter[customer_reference]");
     json data = json::array();
     if (auto order = reference.empty() ? std::nullopt : state_.findOrder("", reference))
@@ -446,9 +439,7 @@ class Simulator {
 
   // DELETE /v2/phone_numbers/{id}: by Telnyx's id for the number, never by the number.
   void releaseNumber(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     std::string id = request.param(":id").as<std::string>();
     if (state_.takeCountedFault("release")) {
       return reply(writer, Http::Code::Internal_Server_Error,
@@ -456,7 +447,7 @@ class Simulator {
     }
     auto held = state_.heldNumberById(id);
     if (!held || state_.takeCountedFault("release_404") || !state_.releaseById(id))
-      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+      return notFound(writer);
     json report = numberReport(*held);
     report["status"] = "deleted";
     reply(writer, Http::Code::Ok, {{"data", report}});
@@ -464,39 +455,32 @@ class Simulator {
 
   // GET /v2/phone_numbers/{id}.
   void getNumber(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
+    if (refusedUnauthenticated(request, writer)) return;
     auto held = state_.heldNumberById(request.param(":id").as<std::string>());
-    if (!held)
-      return reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
+    if (!held) return notFound(writer);
     reply(writer, Http::Code::Ok, {{"data", numberReport(*held)}});
   }
 
   // GET /v2/phone_numbers?filter[phone_number]=: whether the gateway holds a number here, and
   // Telnyx's id for it.
   void listNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
-    if (!authorized(request))
-      return reply(writer, Http::Code::Unauthorized,
-                   carrierError("10009", "Authentication failed"));
-    std::string number = queryValue(request, "filter[phone_number]");
-    if (number.starts_with("%2B") || number.starts_with("%2b")) number = "+" + number.substr(3);
-    if (number.starts_with(" ")) number = "+" + number.substr(1);  // an unencoded plus sign
+    if (refusedUnauthenticated(request, writer)) return;
+    std::string number = e164From(queryValue(request, "filter[phone_number]"));
     json data = json::array();
     if (auto held = state_.heldNumber(number)) data.push_back(numberReport(*held));
     reply(writer, Http::Code::Ok, {{"data", data}, {"meta", pageMeta(data.size())}});
   }
 
-  static std::string pathNumber(const Rest::Request& request) {
-    std::string number = request.param(":number").as<std::string>();
-    if (number.starts_with("%2B") || number.starts_with("%2b")) number = "+" + number.substr(3);
-    return number;
+  // An E.164 number as it arrives in a path or a query: '+' escaped as %2B, or unescaped and
+  // read as a space.
+  static std::string e164From(std::string text) {
+    if (text.starts_with("%2B") || text.starts_with("%2b")) return "+" + text.substr(3);
+    if (text.starts_with(" ")) return "+" + text.substr(1);
+    return text;
   }
 
   void listMessages(const Rest::Request& request, Http::ResponseWriter writer) {
-    std::string to = request.query().get("to").value_or("");
-    if (to.starts_with("%2B") || to.starts_with("%2b")) to = "+" + to.substr(3);
-    if (to.starts_with(" ")) to = "+" + to.substr(1);  // an unencoded '+' read as a space
+    std::string to = e164From(request.query().get("to").value_or(""));
     json data = json::array();
     for (const auto& m : state_.messages(to)) {
       data.push_back({{"id", m.id},
