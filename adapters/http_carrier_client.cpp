@@ -1,6 +1,7 @@
 #include "adapters/http_carrier_client.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "adapters/http_client.h"
 #include "adapters/metrics.h"
@@ -56,6 +57,15 @@ NumberOperation operationFrom(const HttpResponse& response) {
     result.kind = NumberOperation::Kind::Failed;  // 0 (no answer), 429 or 5xx
   }
   return result;
+}
+
+// The `data` array of a Telnyx list answer; nothing for any other answer.
+std::optional<nlohmann::json> listData(const HttpResponse& response) {
+  if (response.status != 200) return std::nullopt;
+  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array())
+    return std::nullopt;
+  return parsed["data"];
 }
 
 // The order's status as ours: success, pending, failure (Telnyx's three).
@@ -206,15 +216,14 @@ NumberOperation HttpCarrierClient::orderStatus(const std::string& reference) {
       counted("order_status", "GET",
               config_.base_url + "/v2/number_orders?filter%5Bcustomer_reference%5D=" + reference,
               authorization(), "", config_.timeout);
-  if (response.status != 200) {
+  auto orders = listData(response);
+  if (!orders) {
     return {NumberOperation::Kind::Failed, "",
             response.status == 0 ? response.error
                                  : "carrier answered " + std::to_string(response.status)};
   }
-  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
-  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return {};
-  if (parsed["data"].empty()) return {NumberOperation::Kind::NotHeld, "", "no order"};
-  return orderFrom(parsed["data"][0]);
+  if (orders->empty()) return {NumberOperation::Kind::NotHeld, "", "no order"};
+  return orderFrom((*orders)[0]);
 }
 
 HttpCarrierClient::Found HttpCarrierClient::findNumber(const std::string& number) {
@@ -222,10 +231,9 @@ HttpCarrierClient::Found HttpCarrierClient::findNumber(const std::string& number
       counted("holding", "GET",
               config_.base_url + "/v2/phone_numbers?filter%5Bphone_number%5D=" + pathNumber(number),
               authorization(), "", config_.timeout);
-  if (response.status != 200) return {};
-  auto parsed = nlohmann::json::parse(response.body, nullptr, false);
-  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return {};
-  for (const auto& held : parsed["data"]) {
+  auto numbers = listData(response);
+  if (!numbers) return {};
+  for (const auto& held : *numbers) {
     if (held.is_object() && held.value("phone_number", std::string()) == number &&
         held.contains("id") && held["id"].is_string())
       return {NumberHolding::Held, held["id"].get<std::string>()};
@@ -234,7 +242,8 @@ HttpCarrierClient::Found HttpCarrierClient::findNumber(const std::string& number
 }
 
 // DELETE /v2/phone_numbers/{id}. A 404 is checked, not believed: only a number Telnyx no
-// longer lists for us is released; one it still lists is asked about again later.
+// longer lists for us is released; one it still lists was not released (Refused, so the
+// caller restores it without asking Telnyx a third time).
 NumberOperation HttpCarrierClient::releaseNumber(const std::string& number,
                                                  const std::string& carrier_number_id) {
   std::string id = carrier_number_id;
@@ -253,7 +262,7 @@ NumberOperation HttpCarrierClient::releaseNumber(const std::string& number,
     case NumberHolding::NotHeld:
       return result;
     case NumberHolding::Held:
-      return {NumberOperation::Kind::Failed, result.error_code,
+      return {NumberOperation::Kind::Refused, result.error_code,
               "404 on release, yet the number is still listed"};
     case NumberHolding::Unknown:
       break;

@@ -165,7 +165,7 @@ TEST_F(CarrierSim, OrdersSettleByTheirReferenceAndReleasesGoByTelnyxsIdWithA404C
   EXPECT_EQ(client.numberHolding(second), NumberHolding::NotHeld);
 
   sim_.call("POST", "/sim/faults", {}, {{"kind", "release"}, {"mode", "not_found"}});
-  EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::Failed)
+  EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::Refused)
       << "a 404 while Telnyx still lists the number is not a release";
   EXPECT_EQ(client.releaseNumber(first, "").kind, Kind::Done) << "the id found by the number";
   EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::NotHeld);
