@@ -8,6 +8,7 @@
 
 #include "adapters/log.h"
 #include "adapters/metrics.h"
+#include "adapters/pistache_header.h"
 #include "api/http/client_address.h"
 #include "api/http/client_connection.h"
 #include "api/http/edge_request.h"
@@ -61,20 +62,6 @@ constexpr auto kPistacheTimeoutsOff = std::chrono::hours(24 * 365);
 std::shared_ptr<ClientConnection> connectionOf(const std::shared_ptr<Tcp::Peer>& peer) {
   return std::static_pointer_cast<ClientConnection>(peer->tryGetData(kConnectionData));
 }
-
-// A response header known only by name: Pistache writes typed headers, not raw ones.
-class NamedHeader final : public Http::Header::Header {
- public:
-  NamedHeader(std::string name, std::string value)
-      : name_(std::move(name)), value_(std::move(value)) {}
-  const char* name() const override { return name_.c_str(); }
-  void write(std::ostream& os) const override { os << value_; }
-  uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
-
- private:
-  std::string name_;
-  std::string value_;
-};
 
 // Access lines are whole JSON objects, one per request, on stdout (application logs go to stderr).
 spdlog::logger& accessLogger() {
