@@ -1,5 +1,6 @@
 #include "adapters/http_carrier_client.h"
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -29,7 +30,9 @@ std::string pathNumber(const std::string& number) {
 HttpResponse counted(const char* operation, const std::string& method, const std::string& url,
                      const HttpHeaders& headers, const std::string& body,
                      std::chrono::milliseconds timeout) {
-  HttpResponse response = httpRequest(method, url, headers, body, timeout);
+  static const std::vector<std::string> kRateLimitHeaders{"x-ratelimit-reset", "retry-after"};
+  HttpResponse response = httpRequest(method, url, headers, body, timeout, std::nullopt,
+                                      ConnectionUse::Fresh, kRateLimitHeaders);
   const char* outcome = response.status >= 200 && response.status < 300  ? "ok"
                         : response.timed_out                             ? "timeout"
                         : response.status == 0 || response.status >= 500 ? "error"
@@ -98,6 +101,18 @@ LineType lineTypeOfTelnyx(std::string_view type) {
   return LineType::Unknown;
 }
 
+std::chrono::seconds waitAskedByCarrier(const std::string* ratelimit_reset,
+                                        const std::string* retry_after) {
+  for (const std::string* given : {ratelimit_reset, retry_after}) {
+    if (!given) continue;
+    long long seconds = 0;
+    auto [end, error] = std::from_chars(given->data(), given->data() + given->size(), seconds);
+    if (error == std::errc() && end == given->data() + given->size() && seconds >= 0)
+      return std::chrono::seconds(seconds);
+  }
+  return std::chrono::seconds(0);
+}
+
 HttpHeaders HttpCarrierClient::authorization() const {
   return {{"Authorization", "Bearer " + config_.api_key}};
 }
@@ -136,6 +151,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
   readCarrierError(response.body, result);
   if (response.status == 429) {
     result.kind = CarrierSendResult::Kind::Throttled;
+    result.retry_after =
+        waitAskedByCarrier(response.header("x-ratelimit-reset"), response.header("retry-after"));
   } else if (response.status >= 500) {
     result.kind = CarrierSendResult::Kind::Unavailable;
   } else {

@@ -24,6 +24,11 @@ struct CarrierClientConfig {
 // new) as Unknown, which is not refused.
 LineType lineTypeOfTelnyx(std::string_view carrier_type);
 
+// How long a 429 asks us to wait: Telnyx's x-ratelimit-reset (seconds until its window
+// resets), else a Retry-After in seconds; zero when neither is a number of seconds.
+std::chrono::seconds waitAskedByCarrier(const std::string* ratelimit_reset,
+                                        const std::string* retry_after);
+
 // The carrier simulator's defaults (ops/carrier_sim), which only a local stack may use.
 inline constexpr const char* kSimulatorApiKey = "sim-key";
 inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8090";

@@ -47,8 +47,8 @@ CURL* threadHandle() {
 
 // One call's options beyond httpRequest's arguments.
 struct CallExtras {
-  BoundedBody* bounded = nullptr;        // a body limit (httpGetBounded)
-  std::string* cache_control = nullptr;  // where the response's Cache-Control goes
+  BoundedBody* bounded = nullptr;                          // a body limit (httpGetBounded)
+  const std::vector<std::string>* read_headers = nullptr;  // response headers to keep
 };
 
 HttpResponse perform(const std::string& method, const std::string& url, const HttpHeaders& headers,
@@ -112,29 +112,44 @@ HttpResponse perform(const std::string& method, const std::string& url, const Ht
     return response;
   }
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
-  curl_header* header = nullptr;
-  if (extras.cache_control &&
-      curl_easy_header(h, "Cache-Control", 0, CURLH_HEADER, -1, &header) == CURLHE_OK)
-    *extras.cache_control = header->value;
+  if (extras.read_headers) {
+    for (const auto& name : *extras.read_headers) {
+      curl_header* header = nullptr;  // curl finds the name whatever its case
+      if (curl_easy_header(h, name.c_str(), 0, CURLH_HEADER, -1, &header) == CURLHE_OK)
+        response.headers.emplace_back(name, header->value);
+    }
+  }
   return response;
 }
 
 }  // namespace
 
+const std::string* HttpResponse::header(std::string_view name) const {
+  for (const auto& [key, value] : headers) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
 HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
                          std::chrono::milliseconds timeout,
-                         const std::optional<PinnedAddress>& pinned, ConnectionUse use) {
-  return perform(method, url, headers, body, timeout, pinned, use, {});
+                         const std::optional<PinnedAddress>& pinned, ConnectionUse use,
+                         const std::vector<std::string>& read_headers) {
+  return perform(method, url, headers, body, timeout, pinned, use,
+                 {nullptr, read_headers.empty() ? nullptr : &read_headers});
 }
 
 BoundedResponse httpGetBounded(const std::string& url, const HttpHeaders& headers,
                                std::chrono::milliseconds timeout, const PinnedAddress& pinned,
                                size_t max_body_bytes) {
+  static const std::vector<std::string> kCacheControl{"Cache-Control"};
   BoundedResponse out;
   BoundedBody bounded{nullptr, max_body_bytes, false};
   out.response = perform("GET", url, headers, "", timeout, pinned, ConnectionUse::Fresh,
-                         {&bounded, &out.cache_control});
+                         {&bounded, &kCacheControl});
+  if (const std::string* cache_control = out.response.header("Cache-Control"))
+    out.cache_control = *cache_control;
   return out;
 }
 

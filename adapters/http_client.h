@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,11 @@ struct HttpResponse {
   std::string error;  // curl's reason when status is 0
   bool timed_out = false;
   std::chrono::milliseconds duration{0};
+  // The response headers the caller asked for by name (httpRequest's `read_headers`), each
+  // under the name as asked; one that did not come is absent.
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  const std::string* header(std::string_view name) const;
 };
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
@@ -38,7 +44,8 @@ HttpResponse httpRequest(const std::string& method, const std::string& url,
                          const HttpHeaders& headers, const std::string& body,
                          std::chrono::milliseconds timeout,
                          const std::optional<PinnedAddress>& pinned = std::nullopt,
-                         ConnectionUse use = ConnectionUse::Fresh);
+                         ConnectionUse use = ConnectionUse::Fresh,
+                         const std::vector<std::string>& read_headers = {});
 
 // A GET of a small document named by a stranger (an OAuth client's metadata document): the
 // body may be at most `max_body_bytes` (beyond: status 0, error "too large"); the response's

@@ -4,6 +4,7 @@
 // or to ops/carrier_sim; tests may pass their own. Numbers are named by E.164 here; the carrier's
 // own id for a number, where the carrier has one, travels beside it.
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct CarrierSendResult {
   int parts = 0;
   std::string error_code;
   std::string error_detail;
+  // Throttled: how long the carrier asked us to wait before sending again (Telnyx's
+  // x-ratelimit-reset); zero when it did not say.
+  std::chrono::seconds retry_after{0};
 };
 
 enum class LineType { Mobile, Landline, Voip, Unknown };

@@ -20,6 +20,7 @@
 #include "adapters/http_carrier_client.h"
 #include "adapters/http_client.h"
 #include "adapters/log.h"
+#include "adapters/pistache_header.h"
 #include "domain/carrier_callback.h"
 #include "domain/clock.h"
 #include "domain/crypto.h"
@@ -33,6 +34,10 @@ namespace smsgw::sim {
 namespace {
 
 std::atomic<bool> g_stop{false};
+
+// What a throttle's 429 gives as x-ratelimit-limit: the simulator has no rate of its own (it
+// throttles only when a fault asks it to), so a figure of Telnyx's order for messaging.
+constexpr int kSendsPerWindow = 6;
 
 struct SimConfig {
   std::string host = "127.0.0.1";
@@ -186,6 +191,17 @@ class Simulator {
     return true;
   }
 
+  // Telnyx's answer over its rate: 429, code 10011, and its three headers, the reset in seconds.
+  static void tooManyRequests(Http::ResponseWriter& writer, int reset_seconds) {
+    writer.headers()
+        .add(std::make_shared<NamedHeader>("x-ratelimit-limit", std::to_string(kSendsPerWindow)))
+        .add(std::make_shared<NamedHeader>("x-ratelimit-remaining", "0"))
+        .add(std::make_shared<NamedHeader>("x-ratelimit-reset", std::to_string(reset_seconds)));
+    reply(writer, Http::Code::Too_Many_Requests,
+          carrierError("10011", "Too many requests",
+                       "You have exceeded the maximum number of allowed requests."));
+  }
+
   static void notFound(Http::ResponseWriter& writer) {
     reply(writer, Http::Code::Not_Found, carrierError("10005", "Resource not found"));
   }
@@ -205,14 +221,17 @@ class Simulator {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
+    if (int shut_for = state_.windowShutFor()) return tooManyRequests(writer, shut_for);
     if (auto fault = state_.takeSendFault()) {
+      if (fault->mode == "throttle") {
+        state_.shutRateWindow(fault->reset_seconds);
+        return tooManyRequests(writer, fault->reset_seconds);
+      }
       if (fault->mode == "refuse")
         return reply(writer, Http::Code::Bad_Request, carrierError(fault->code, "Message refused"));
       if (fault->mode == "error")
         return reply(writer, Http::Code::Internal_Server_Error,
                      carrierError("10007", "Unexpected error"));
-      if (fault->mode == "throttle")
-        return reply(writer, Http::Code::Too_Many_Requests, carrierError("10011", "Queue full"));
       // timeout: accept the text (it may reach the handset) but answer too late.
       return answerLater(body, std::move(writer), config_.timeout_fault_ms);
     }

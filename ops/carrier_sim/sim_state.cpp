@@ -63,7 +63,10 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     }
     int count = f.value("count", 1);
     if (count < 1) return "count must be at least 1";
-    send_faults_.push_back({{mode, f.value("code", mode == "refuse" ? "40300" : "")}, count});
+    int reset = f.value("reset", 1);
+    if (reset < 1 || reset > 3600) return "reset must be 1 to 3600 seconds";
+    send_faults_.push_back(
+        {{mode, f.value("code", mode == "refuse" ? "40300" : ""), reset}, count});
     return std::nullopt;
   }
   if (kind == "receipt") {
@@ -117,6 +120,7 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
 void SimState::clearFaults() {
   std::lock_guard lock(mutex_);
   send_faults_.clear();
+  window_opens_ = {};
   counted_faults_.clear();
   receipt_faults_.clear();
   line_types_.clear();
@@ -129,6 +133,19 @@ std::optional<SendFault> SimState::takeSendFault() {
   SendFault fault = send_faults_.front().first;
   if (--send_faults_.front().second == 0) send_faults_.erase(send_faults_.begin());
   return fault;
+}
+
+void SimState::shutRateWindow(int seconds) {
+  std::lock_guard lock(mutex_);
+  window_opens_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+}
+
+int SimState::windowShutFor() const {
+  std::lock_guard lock(mutex_);
+  auto left = window_opens_ - std::chrono::steady_clock::now();
+  if (left <= std::chrono::steady_clock::duration::zero()) return 0;
+  // Whole seconds, rounded up: "0" would invite a send the window still refuses.
+  return static_cast<int>(std::chrono::ceil<std::chrono::seconds>(left).count());
 }
 
 bool SimState::takeCountedFault(const std::string& kind) {

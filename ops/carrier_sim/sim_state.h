@@ -22,6 +22,7 @@ struct SimMessage {
 struct SendFault {
   std::string mode;  // refuse, error, timeout, throttle
   std::string code;
+  int reset_seconds = 1;  // throttle: how long the rate-limit window it opens stays shut
 };
 
 struct ReceiptFault {
@@ -60,6 +61,10 @@ class SimState {
   void clearFaults();
 
   std::optional<SendFault> takeSendFault();
+  // A throttle shuts the account's rate-limit window, as Telnyx's does, for `seconds`: every
+  // send meanwhile is answered 429. windowShutFor: the whole seconds left (0: open).
+  void shutRateWindow(int seconds);
+  int windowShutFor() const;
   bool takeCountedFault(const std::string& kind);  // search, order, release, release_404
   std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
@@ -78,6 +83,7 @@ class SimState {
   mutable std::mutex mutex_;
   std::vector<SimMessage> messages_;
   std::vector<std::pair<SendFault, int>> send_faults_;
+  std::chrono::steady_clock::time_point window_opens_{};
   std::map<std::string, int> counted_faults_;
   std::map<std::string, ReceiptFault> receipt_faults_;
   std::map<std::string, std::string> line_types_;

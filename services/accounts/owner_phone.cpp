@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <soci/soci.h>
 
+#include <algorithm>
+
 #include "db/json_rows.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
@@ -29,7 +31,9 @@ void failForCarrier(const CarrierSendResult& result) {
       throw ApiError(ErrorCode::CARRIER_TIMEOUT);
     case CarrierSendResult::Kind::Refused:
       throw ApiError(ErrorCode::CARRIER_ERROR, {{"carrier_code", result.error_code}});
-    case CarrierSendResult::Kind::Throttled:
+    case CarrierSendResult::Kind::Throttled:  // the carrier's wait is the client's
+      throw ApiError(ErrorCode::CARRIER_UNAVAILABLE, nullptr,
+                     static_cast<int>(std::max<long long>(1, result.retry_after.count())));
     case CarrierSendResult::Kind::Unavailable:
       throw ApiError(ErrorCode::CARRIER_UNAVAILABLE);
   }

@@ -242,6 +242,22 @@ TEST(Accounts, CarrierFailureWhileSendingTheCodeIsReported) {
   EXPECT_EQ(reply.body["code"], "CARRIER_UNAVAILABLE");
 }
 
+TEST(Accounts, ACarriers429WhileSendingTheCodeSaysWhenToTryAgain) {
+  HttpTestClient api(apiUrl());
+  HttpTestClient sim(simUrl());
+  TestAccount account = signUp(api);
+  ASSERT_EQ(sim.call("POST", "/sim/faults", {},
+                     {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}, {"reset", 7}})
+                .status,
+            201);
+  Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/phone-verification",
+                         bearer(account.live_key), {{"phone_number", "+16045550112"}});
+  sim.call("DELETE", "/sim/faults");  // opens the simulator's window for the tests after
+  EXPECT_EQ(reply.status, 503);
+  EXPECT_EQ(reply.body["code"], "CARRIER_UNAVAILABLE");
+  EXPECT_EQ(reply.header("retry-after"), "7") << "the carrier's x-ratelimit-reset";
+}
+
 namespace {
 
 // ops/test lets an account ask for a new owner code every second (OWNER_CODE_RESEND_SECONDS).

@@ -44,15 +44,29 @@ TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
   auto client = carrier();
   sim_.call("POST", "/sim/faults", {},
             {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
-  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}});
   sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}});
   auto refused = client.sendMessage("+14165550100", "+14165559002", "x");
   EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
   EXPECT_EQ(refused.error_code, "40008");
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
-            CarrierSendResult::Kind::Throttled);
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
             CarrierSendResult::Kind::Unavailable);
+  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Accepted);
+}
+
+TEST_F(CarrierSim, AThrottleShutsTheWindowAsTelnyxDoesAndSaysForHowLong) {
+  auto client = carrier();
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}, {"reset", 30}});
+  auto throttled = client.sendMessage("+14165550100", "+14165559002", "x");
+  EXPECT_EQ(throttled.kind, CarrierSendResult::Kind::Throttled);
+  EXPECT_EQ(throttled.error_code, "10011");
+  EXPECT_EQ(throttled.retry_after, std::chrono::seconds(30)) << "read from x-ratelimit-reset";
+  auto again = client.sendMessage("+14165550100", "+14165559002", "x");
+  EXPECT_EQ(again.kind, CarrierSendResult::Kind::Throttled) << "the window is shut, not one send";
+  EXPECT_GE(again.retry_after, std::chrono::seconds(1));
+  EXPECT_LE(again.retry_after, std::chrono::seconds(30));
+  sim_.call("DELETE", "/sim/faults");  // opens the window
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
             CarrierSendResult::Kind::Accepted);
 }

@@ -230,6 +230,24 @@ TEST_F(LiveMessaging, AThrottledSendIsQueuedAgainByARetryWithTheSameKey) {
   expectBalanced();
 }
 
+TEST_F(LiveMessaging, AfterACarriers429TheOtherSendsWaitForItsWindowInsteadOfFailing) {
+  std::string other_number = buyNumber(api, account, "613")["phone_number"];
+  // Telnyx's window shut for three seconds: every send in it would be answered 429.
+  fault({{"kind", "send"}, {"count", 1}, {"mode", "throttle"}, {"reset", 3}});
+  Reply first = send(subscriber, "First");
+  ASSERT_EQ(first.status, 201) << first.raw_body;
+  ASSERT_TRUE(reaches(first.body["id"], "FAILED"));
+  EXPECT_EQ(message(first.body["id"])["error_code"], "CARRIER_THROTTLED");
+
+  // Sent at once from another number (another partition): it waits out the window.
+  Reply second = api.call("POST", "/v1/messages", bearer(account.live_key),
+                          {{"from", other_number}, {"to", subscriber}, {"body", "Second"}});
+  ASSERT_EQ(second.status, 201) << second.raw_body;
+  ASSERT_TRUE(reaches(second.body["id"], "DELIVERED")) << message(second.body["id"]).dump();
+  EXPECT_EQ(handsetCount(subscriber), 1u) << "the throttled text never left";
+  expectBalanced();
+}
+
 TEST_F(LiveMessaging, ATimedOutSendIsNeverSentAgainByARetry) {
   fault({{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
   Reply first = send(subscriber, "Code 1234", "otp-7");

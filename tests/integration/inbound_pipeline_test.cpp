@@ -59,7 +59,7 @@ class InboundPipelineTest : public NumbersTest {
   }
 
   workers::InboundHandler handler_{context_};
-  workers::SenderHandler sender_{context_, carrier_};
+  workers::SenderHandler sender_{context_, carrier_, carrier_hold_};
   std::string account_, number_;
 };
 

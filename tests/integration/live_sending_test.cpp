@@ -84,7 +84,7 @@ class LiveSendingTest : public NumbersTest {
     tx.commit();
   }
 
-  workers::SenderHandler sender_{context_, carrier_};
+  workers::SenderHandler sender_{context_, carrier_, carrier_hold_};
   workers::ReceiptHandler receipts_{context_};
   std::string account_, number_;
 };
@@ -94,15 +94,52 @@ TEST_F(LiveSendingTest, APacedMessageIsLeftToTheSweepAndSentWhenItsSlotComes) {
   sender_(outbound(later));
   EXPECT_EQ(carrier_.sent().size(), 0u) << "the record is acknowledged, not held";
   EXPECT_EQ(statusOf(later), "QUEUED");
-  workers::sweepQueued(context_, carrier_, {});
+  workers::sweepQueued(context_, carrier_, carrier_hold_, {});
   EXPECT_EQ(carrier_.sent().size(), 0u) << "not due yet";
   clock_.skip(std::chrono::milliseconds(2100));  // past its slot
-  auto counts = workers::sweepQueued(context_, carrier_, {});
+  auto counts = workers::sweepQueued(context_, carrier_, carrier_hold_, {});
   EXPECT_EQ(counts.handed_off, 1);
   EXPECT_EQ(statusOf(later), "SENDING");
   sender_(outbound(later));  // the record replayed after the sweep sent it
-  workers::sweepQueued(context_, carrier_, {});
+  workers::sweepQueued(context_, carrier_, carrier_hold_, {});
   EXPECT_EQ(carrier_.sent().size(), 1u) << "one SMS, however it was found";
+}
+
+TEST_F(LiveSendingTest, ACarriers429HoldsTheOtherSendsUntilItsWindowResets) {
+  std::string throttled = queue(1), held = queue(1), also_held = queue(1, "now()", "+16132220198");
+  carrier_.on_send = [&](const FakeCarrier::SentText& text) {
+    if (carrier_.sent().size() > 1) return FakeCarrier::acceptedAs("fake_" + text.to);
+    CarrierSendResult too_many;  // Telnyx: 429, errors[0].code 10011, x-ratelimit-reset: 30
+    too_many.kind = CarrierSendResult::Kind::Throttled;
+    too_many.error_code = "10011";
+    too_many.retry_after = std::chrono::seconds(30);
+    return too_many;
+  };
+  sender_(outbound(throttled));
+  EXPECT_EQ(statusOf(throttled), "FAILED");
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + throttled + "'"),
+            "CARRIER_THROTTLED");
+  EXPECT_EQ(costOf(throttled), 0) << "refunded";
+
+  sender_(outbound(held));
+  sender_(outbound(also_held));
+  EXPECT_EQ(carrier_.sent().size(), 1u) << "nothing sent into the carrier's window";
+  EXPECT_EQ(statusOf(held), "QUEUED");
+  EXPECT_EQ(statusOf(also_held), "QUEUED");
+  EXPECT_EQ(costOf(held), kPartPrice) << "still charged: it will go";
+  clock_.skip(std::chrono::seconds(29));
+  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 0);
+  EXPECT_EQ(carrier_.sent().size(), 1u) << "the window has a second to go";
+
+  clock_.skip(std::chrono::seconds(2));
+  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 2);
+  EXPECT_EQ(statusOf(held), "SENDING");
+  EXPECT_EQ(statusOf(also_held), "SENDING");
+  ASSERT_EQ(carrier_.sent().size(), 3u);
+  EXPECT_EQ(carrier_.sent()[1].to, "+16132220199") << "in the order they were queued";
+  sender_(outbound(held));  // the records replayed after the sweep sent them
+  sender_(outbound(also_held));
+  EXPECT_EQ(carrier_.sent().size(), 3u) << "one SMS each, however it was found";
 }
 
 TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedNeverResent) {

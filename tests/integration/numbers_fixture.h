@@ -12,6 +12,7 @@
 #include "db/database.h"
 #include "db/ledger.h"
 #include "domain/caller.h"
+#include "domain/carrier_hold.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
 #include "domain/permissions.h"
@@ -121,6 +122,7 @@ class NumbersTest : public ::testing::Test {
   ScratchDatabase scratch_;
   db::Database database_{scratch_.url(), 8};
   FakeCarrier carrier_;
+  CarrierHold carrier_hold_;  // the sender's, as one process shares it among its loops
   topics::Producer producer_{brokers(), "numbers-test"};
   topics::OutboxRelay relay_{database_, producer_};
   SkippingClock clock_;  // the workers' time: tests skip ahead instead of sleeping

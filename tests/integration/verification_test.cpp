@@ -34,7 +34,7 @@ class VerificationTest : public NumbersTest {
   // The sender's hand-off of the verification's message, as the worker runs it.
   void handOff(const std::string& message_id, const std::string& secret) {
     topics::OutboundSms sms{message_id, account_, kNumber, "LIVE"};
-    workers::SenderHandler sender(context_, carrier_, {}, secret);
+    workers::SenderHandler sender(context_, carrier_, carrier_hold_, {}, secret);
     sender({"sms.outbound", 0, 0, kNumber, sms.toJson().dump(), {}});
   }
 

@@ -74,7 +74,8 @@ class WorkerHandlersTest : public ::testing::Test {
 
 TEST_F(WorkerHandlersTest, SenderHandlesAReplayedRecordOnce) {
   NoCarrier carrier;
-  workers::SenderHandler sender(context_, carrier);
+  CarrierHold hold;
+  workers::SenderHandler sender(context_, carrier, hold);
   EXPECT_TRUE(sender(outboundRecord()).applied);
   EXPECT_FALSE(sender(outboundRecord()).applied) << "a replay reports it changed nothing";
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE type = 'message.sent'"), 1);
@@ -84,7 +85,8 @@ TEST_F(WorkerHandlersTest, SenderHandlesAReplayedRecordOnce) {
 
 TEST_F(WorkerHandlersTest, ReceiptHandlesAReplayedRecordOnce) {
   NoCarrier carrier;
-  workers::SenderHandler sender(context_, carrier);
+  CarrierHold hold;
+  workers::SenderHandler sender(context_, carrier, hold);
   sender(outboundRecord());
   topics::Record receipt{"carrier.receipts",
                          0,
@@ -104,7 +106,8 @@ TEST_F(WorkerHandlersTest, ReceiptHandlesAReplayedRecordOnce) {
 
 TEST_F(WorkerHandlersTest, MalformedRecordsArePermanentErrors) {
   NoCarrier carrier;
-  workers::SenderHandler sender(context_, carrier);
+  CarrierHold hold;
+  workers::SenderHandler sender(context_, carrier, hold);
   topics::Record bad{"sms.outbound", 0, 0, "k", R"({"v":2,"message_id":"x"})", {}};
   EXPECT_THROW(sender(bad), topics::PermanentError);
   topics::Record garbage{"sms.outbound", 0, 0, "k", "nope", {}};

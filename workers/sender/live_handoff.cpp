@@ -8,6 +8,7 @@
 #include "adapters/log.h"
 #include "domain/errors.h"
 #include "services/messaging/charges.h"
+#include "services/messaging/deferral.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/receipts.h"
@@ -150,8 +151,14 @@ void failStaleHandoff(soci::session& sql, const std::string& id, TimePoint now) 
       sql, {message.account_id, std::string(move.event), true, messaging::interruptedEvent(id)});
 }
 
-HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                           const std::string& message_id, const std::string& code_secret) {
+HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                           const SendPolicy& policy, const std::string& message_id,
+                           const std::string& code_secret) {
+  if (auto until = hold.heldUntil(context.clock.now())) {
+    db::Session sql(context.db);
+    messaging::deferHandoff(*sql, message_id, *until);
+    return HandoffOutcome::NotDue;
+  }
   auto claimed = claim(context.db, message_id, policy.stale_handoff_seconds, context.clock.now());
   if (!claimed.message) {
     context.relay.notify();
@@ -175,6 +182,10 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, const
   if (result.kind != CarrierSendResult::Kind::Accepted) {
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
+  }
+  if (result.kind == CarrierSendResult::Kind::Throttled) {
+    hold.holdFor(context.clock.now(), result.retry_after);
+    spdlog::warn("carrier asked us to wait {} s: hand-offs held", result.retry_after.count());
   }
   HandoffDecision decision =
       decideHandoff(result, message.charge.cost_cents, message.part_price_cents);

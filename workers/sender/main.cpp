@@ -31,15 +31,17 @@ int main(int argc, char** argv) {
   settings.parse(argc, argv);
 
   HttpCarrierClient carrier(carrier_config);
+  CarrierHold hold;  // a 429 holds every loop's hand-offs and the sweep's
   spec.periodic.push_back(
       {"the queued sweep", sweep_interval, [&](workers::WorkerContext& context) {
-         workers::sweepQueued(context, carrier, policy, code_secret);
+         workers::sweepQueued(context, carrier, hold, policy, code_secret);
        }});
   spec.periodic.push_back(
       {"the reconciler", reconciler.interval, [&](workers::WorkerContext& context) {
          workers::reconcile(context, carrier, policy, reconciler);
        }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
-    return topics::RecordHandler(workers::SenderHandler(context, carrier, policy, code_secret));
+    return topics::RecordHandler(
+        workers::SenderHandler(context, carrier, hold, policy, code_secret));
   });
 }

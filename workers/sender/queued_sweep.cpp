@@ -14,9 +14,10 @@ constexpr int kBatch = 200;
 
 }  // namespace
 
-SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                        const std::string& code_secret) {
+SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                        const SendPolicy& policy, const std::string& code_secret) {
   SweepCounts counts;
+  if (hold.heldUntil(context.clock.now())) return counts;
   std::vector<std::string> due(kBatch);
   {
     db::Session sql(context.db);
@@ -27,11 +28,12 @@ SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const Se
     // message is the consumer's; sweeping those too would race the consumer for every send.
     *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
             "handoff_started_at IS NULL AND send_at > created_at AND send_at <= :now::timestamptz "
-            "ORDER BY send_at LIMIT :n",
+            "ORDER BY send_at, created_at LIMIT :n",
         soci::use(at), soci::use(batch), soci::into(due);
   }
   for (const auto& id : due) {
-    if (handOffLive(context, carrier, policy, id, code_secret) == HandoffOutcome::Settled)
+    if (hold.heldUntil(context.clock.now())) break;  // a 429 in this batch: the rest stay due
+    if (handOffLive(context, carrier, hold, policy, id, code_secret) == HandoffOutcome::Settled)
       ++counts.handed_off;
   }
   if (counts.handed_off)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "domain/carrier_client.h"
+#include "domain/carrier_hold.h"
 #include "domain/send_policy.h"
 #include "workers/runtime/run_worker.h"
 
@@ -17,8 +18,9 @@ struct SweepCounts {
   int handed_off = 0;
 };
 
-// `code_secret` opens verification codes' sealed texts (live_handoff.h).
-SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                        const std::string& code_secret = "");
+// `code_secret` opens verification codes' sealed texts (live_handoff.h). Nothing is swept while
+// the carrier asked us to wait (`hold`): what is due then stays due, and goes when it ends.
+SweepCounts sweepQueued(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                        const SendPolicy& policy, const std::string& code_secret = "");
 
 }  // namespace smsgw::workers

@@ -13,7 +13,7 @@ topics::Outcome SenderHandler::operator()(const topics::Record& record) {
                                                       : topics::Outcome::unchanged();
   }
   // A message not yet due is the queued sweep's to send: this record changed nothing.
-  return handOffLive(context_, carrier_, policy_, sms.message_id, code_secret_) ==
+  return handOffLive(context_, carrier_, hold_, policy_, sms.message_id, code_secret_) ==
                  HandoffOutcome::Settled
              ? topics::Outcome::done()
              : topics::Outcome::unchanged();

@@ -1,12 +1,13 @@
 #pragma once
 // Sender worker handler: takes a queued message from sms.outbound to the carrier. LIVE
-// messages are handed off at most once (live_handoff.h) when their pacing slot has come, else
-// left to the queued sweep; TEST messages are simulated (test_simulation.h).
-// Idempotent: the QUEUED guards make a replayed record a no-op.
+// messages are handed off at most once (live_handoff.h) when their pacing slot has come and the
+// carrier has not asked us to wait, else left to the queued sweep; TEST messages are simulated
+// (test_simulation.h). Idempotent: the QUEUED guards make a replayed record a no-op.
 
 #include <string>
 
 #include "domain/carrier_client.h"
+#include "domain/carrier_hold.h"
 #include "domain/send_policy.h"
 #include "topics/consumer_loop.h"
 #include "workers/runtime/run_worker.h"
@@ -16,10 +17,12 @@ namespace smsgw::workers {
 class SenderHandler {
  public:
   // `code_secret`: VERIFICATION_CODE_SECRET, which opens verification codes' sealed texts.
-  SenderHandler(WorkerContext& context, CarrierClient& carrier, SendPolicy policy = {},
-                std::string code_secret = "")
+  // `hold`: the process's one, shared with its other loops and its sweep.
+  SenderHandler(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                SendPolicy policy = {}, std::string code_secret = "")
       : context_(context),
         carrier_(carrier),
+        hold_(hold),
         policy_(policy),
         code_secret_(std::move(code_secret)) {}
   topics::Outcome operator()(const topics::Record& record);
@@ -27,6 +30,7 @@ class SenderHandler {
  private:
   WorkerContext& context_;
   CarrierClient& carrier_;
+  CarrierHold& hold_;
   SendPolicy policy_;
   std::string code_secret_;
 };

@@ -107,6 +107,18 @@ try {
   assert.equal(typeof refused.error.errors[0].code, 'string');
   log(`  a wrong key -> AuthenticationError, errors[0].code ${refused.error.errors[0].code}`);
 
+  const fault = await fetch(`http://127.0.0.1:${simPort}/sim/faults`, { method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'send', mode: 'throttle', reset: 30 }) });
+  assert.equal(fault.status, 201);
+  const throttled = await client.messages.send({ from, to, text: 'Too fast' }).catch((e) => e);
+  assert.ok(throttled instanceof Telnyx.RateLimitError, String(throttled));
+  assert.equal(throttled.error.errors[0].code, '10011');
+  assert.equal(throttled.headers.get('x-ratelimit-reset'), '30');
+  await fetch(`http://127.0.0.1:${simPort}/sim/faults`, { method: 'DELETE' });
+  log(`  a send over the rate -> RateLimitError, errors[0].code 10011, x-ratelimit-reset ${
+    throttled.headers.get('x-ratelimit-reset')}`);
+
   log('2. the SDK verifies every webhook the simulator signs');
   const inbound = await fetch(`http://127.0.0.1:${simPort}/sim/inbound`, { method: 'POST',
     headers: { 'content-type': 'application/json' },
