@@ -126,6 +126,7 @@ HttpHeaders HttpCarrierClient::jsonHeaders() const {
 CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const std::string& to,
                                                  const std::string& text) {
   nlohmann::json request = {{"from", from}, {"to", to}, {"text", text}};
+  if (!config_.webhook_url.empty()) request["webhook_url"] = config_.webhook_url;
   HttpResponse response = counted("send", "POST", config_.base_url + "/v2/messages", jsonHeaders(),
                                   request.dump(), config_.timeout);
   CarrierSendResult result;

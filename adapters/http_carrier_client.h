@@ -16,6 +16,9 @@ struct CarrierClientConfig {
   std::string api_key;
   std::string messaging_profile_id;  // numbers we order join it: its webhook URL, its sending
   std::chrono::milliseconds timeout{5000};
+  // Given with every send as its webhook_url: where Telnyx posts that text's message.sent and
+  // message.finalized. Empty: the messaging profile's URL.
+  std::string webhook_url;
 };
 
 // Telnyx's number lookup line type (`data.carrier.type`) as ours: mobile; voip; what cannot

@@ -85,6 +85,17 @@ void addCarrierSettings(ProcessSettings& settings, CarrierClientConfig& carrier)
                      "is our /carrier/webhooks); a number outside a profile can neither send nor "
                      "receive");
   settings.add("CARRIER_TIMEOUT_MS", carrier.timeout, "carrier call timeout");
+  settings.add("CARRIER_WEBHOOK_URL", carrier.webhook_url,
+               "our /carrier/webhooks as the carrier reaches it, given with every send as its "
+               "webhook_url (receipts come there whatever the messaging profile says); empty: "
+               "the messaging profile's webhook URL");
+  settings.afterReading([&carrier] {
+    const std::string& url = carrier.webhook_url;
+    if (!url.empty() && !url.starts_with("https://") &&
+        !(url.starts_with("http://") && env::isLocalStack())) {
+      throw std::invalid_argument("CARRIER_WEBHOOK_URL must be an https:// URL");
+    }
+  });
 }
 
 void addVerificationCodeSecret(ProcessSettings& settings, std::string& secret) {

@@ -67,20 +67,22 @@ class CallbackQueue {
     wake_.notify_all();
     thread_.join();
   }
-  void post(const json& event, std::chrono::milliseconds delay) {
+  // `url`: where this callback goes instead of the profile's URL (a send's webhook_url).
+  void post(const json& event, std::chrono::milliseconds delay, const std::string& url = "") {
     {
       std::lock_guard lock(mutex_);
-      items_.push_back({std::chrono::steady_clock::now() + delay, event, 0});
+      items_.push_back({std::chrono::steady_clock::now() + delay, event, 0, url});
     }
     wake_.notify_all();
   }
   // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
-  long sendNow(const json& event, int attempt = 1) {
-    json body = {{"data", event}, {"meta", {{"attempt", attempt}, {"delivered_to", url_}}}};
+  long sendNow(const json& event, int attempt = 1, const std::string& url = "") {
+    const std::string& to = url.empty() ? url_ : url;
+    json body = {{"data", event}, {"meta", {{"attempt", attempt}, {"delivered_to", to}}}};
     std::string text = body.dump();
     long long ts = unixSeconds(std::chrono::system_clock::now());
     auto response =
-        httpRequest("POST", url_,
+        httpRequest("POST", to,
                     {{"Content-Type", "application/json"},
                      {"telnyx-timestamp", std::to_string(ts)},
                      {"telnyx-signature-ed25519", signTelnyxWebhook(private_key_, ts, text)}},
@@ -97,6 +99,7 @@ class CallbackQueue {
     std::chrono::steady_clock::time_point due;
     json event;
     int attempts;
+    std::string url;
   };
   // Like a real carrier, a callback the gateway did not take (down, restarting, 5xx) is tried
   // again, a second apart, for about a minute.
@@ -116,7 +119,7 @@ class CallbackQueue {
       Item item = items_.front();
       items_.pop_front();
       lock.unlock();
-      long status = sendNow(item.event, item.attempts + 1);
+      long status = sendNow(item.event, item.attempts + 1, item.url);
       lock.lock();
       bool taken = status >= 200 && status < 300;
       if (!taken && ++item.attempts < kMaxCallbackAttempts) {
@@ -136,6 +139,10 @@ class CallbackQueue {
 
 void reply(Http::ResponseWriter& writer, Http::Code code, const json& body) {
   writer.send(code, body.dump(), MIME(Application, Json));
+}
+
+bool isHttpUrl(const std::string& url) {
+  return url.starts_with("http://") || url.starts_with("https://");
 }
 
 json carrierError(const std::string& code, const std::string& title,
@@ -222,6 +229,11 @@ class Simulator {
                    carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
     if (int shut_for = state_.windowShutFor()) return tooManyRequests(writer, shut_for);
+    if (body.contains("webhook_url") &&
+        !(body["webhook_url"].is_string() && isHttpUrl(body["webhook_url"].get<std::string>()))) {
+      return reply(writer, Http::Code::Unprocessable_Entity,
+                   carrierError("10015", "Invalid parameter", "webhook_url must be a URL"));
+    }
     if (auto fault = state_.takeSendFault()) {
       if (fault->mode == "throttle") {
         state_.shutRateWindow(fault->reset_seconds);
@@ -257,6 +269,8 @@ class Simulator {
     message.text = body["text"];
     message.created_at = formatIso(std::chrono::system_clock::now());
     message.parts = std::max(1, countSegments(message.text).parts);
+    if (body.contains("webhook_url") && body["webhook_url"].is_string())
+      message.webhook_url = body["webhook_url"];
     if (auto fault = state_.receiptFaultFor(message.to)) {
       message.status = fault->status;
       message.error_code = fault->code;
@@ -302,12 +316,13 @@ class Simulator {
             {"record_type", "event"}};
   }
 
-  // As Telnyx: message.sent when the text leaves, message.finalized with its last word.
+  // As Telnyx: message.sent when the text leaves, message.finalized with its last word, to the
+  // send's webhook_url if it gave one, else to the messaging profile's URL.
   void scheduleReceipt(const SimMessage& message) {
     callbacks_.post(webhookEvent("message.sent", messageReport(message, "sent")),
-                    std::chrono::milliseconds(0));
+                    std::chrono::milliseconds(0), message.webhook_url);
     callbacks_.post(webhookEvent("message.finalized", messageReport(message, message.status)),
-                    std::chrono::milliseconds(config_.receipt_delay_ms));
+                    std::chrono::milliseconds(config_.receipt_delay_ms), message.webhook_url);
   }
 
   void getMessage(const Rest::Request& request, Http::ResponseWriter writer) {

@@ -17,6 +17,7 @@ struct SimMessage {
   int parts = 1;
   std::string status = "delivered";  // the receipt's word, decided when the text is taken
   std::string error_code;            // with a failed receipt
+  std::string webhook_url;           // the send's own webhook_url: its callbacks go there
 };
 
 struct SendFault {

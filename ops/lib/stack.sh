@@ -226,6 +226,8 @@ service_env() {
   export CARRIER_BASE_URL="http://127.0.0.1:$SIM_PORT"
   export CARRIER_API_KEY="${CARRIER_API_KEY:-sim-key}"
   export SIM_GATEWAY_URL="http://127.0.0.1:$API_PORT"
+  # Every send names its webhook URL, as a production deployment should (docs/carrier.md).
+  export CARRIER_WEBHOOK_URL="${CARRIER_WEBHOOK_URL-http://127.0.0.1:$API_PORT/carrier/webhooks}"
   export ALLOW_PRIVATE_WEBHOOK_TARGETS="${ALLOW_PRIVATE_WEBHOOK_TARGETS:-true}"
   export KAFKA_SESSION_TIMEOUT_MS="${KAFKA_SESSION_TIMEOUT_MS:-6000}"
 }

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "adapters/http_carrier_client.h"
+#include "domain/carrier_callback.h"
 #include "domain/carrier_client.h"
+#include "domain/clock.h"
 #include "domain/crypto.h"
 #include "tests/support/http_test_client.h"
 #include "tests/support/test_env.h"
+#include "tests/support/webhook_receiver.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
@@ -14,7 +17,7 @@ using namespace smsgw::testing;
 namespace {
 
 HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
-  return HttpCarrierClient({simUrl(), "sim-key", kSimulatorMessagingProfileId, timeout});
+  return HttpCarrierClient({simUrl(), "sim-key", kSimulatorMessagingProfileId, timeout, ""});
 }
 
 Headers simKey() {
@@ -69,6 +72,34 @@ TEST_F(CarrierSim, AThrottleShutsTheWindowAsTelnyxDoesAndSaysForHowLong) {
   sim_.call("DELETE", "/sim/faults");  // opens the window
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
             CarrierSendResult::Kind::Accepted);
+}
+
+TEST_F(CarrierSim, ASendsWebhookUrlTakesItsCallbacksSignedAsTheProfilesWouldBe) {
+  WebhookReceiver receiver;
+  HttpCarrierClient client(
+      {simUrl(), "sim-key", kSimulatorMessagingProfileId, std::chrono::seconds(2), receiver.url()});
+  auto sent = client.sendMessage("+14165550100", "+14165559003", "Where do receipts go?");
+  ASSERT_EQ(sent.kind, CarrierSendResult::Kind::Accepted);
+  auto callbacks = receiver.waitFor(2, std::chrono::seconds(15));
+  ASSERT_EQ(callbacks.size(), 2u) << "message.sent and message.finalized";
+  std::vector<std::string> types;
+  for (const auto& callback : callbacks) {
+    auto body = nlohmann::json::parse(callback.body);
+    types.push_back(body["data"]["event_type"]);
+    EXPECT_EQ(body["data"]["payload"]["id"], sent.carrier_message_id);
+    EXPECT_TRUE(verifyTelnyxWebhook(kSimulatorWebhookPublicKey,
+                                    callback.headers.at("telnyx-timestamp"),
+                                    callback.headers.at("telnyx-signature-ed25519"), callback.body,
+                                    unixSeconds(std::chrono::system_clock::now())));
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"message.sent", "message.finalized"}));
+
+  Reply bad = sim_.call("POST", "/v2/messages", simKey(),
+                        {{"from", "+14165550100"},
+                         {"to", "+14165559003"},
+                         {"text", "x"},
+                         {"webhook_url", "not a url"}});
+  EXPECT_EQ(bad.status, 422);
 }
 
 TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {

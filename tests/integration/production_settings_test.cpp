@@ -98,6 +98,18 @@ TEST(ProductionSettings, AWorkerRefusesTheSimulatorsAddressForTheCarrier) {
   EXPECT_NE(outcome.output.find("CARRIER_BASE_URL"), std::string::npos) << outcome.output;
 }
 
+TEST(ProductionSettings, TheSenderGivesTelnyxOnlyAnHttpsWebhookUrl) {
+  auto outcome = startInProduction(
+      SMSGW_SENDER_PATH, {{"CARRIER_API_KEY", "a-real-key"},
+                          {"CARRIER_BASE_URL", "https://api.telnyx.com"},
+                          {"VERIFICATION_CODE_SECRET", "real"},
+                          {"CARRIER_WEBHOOK_URL", "http://sms.example.ca/carrier/webhooks"}});
+  ASSERT_TRUE(outcome.exit_status) << "still running: " << outcome.output;
+  EXPECT_NE(*outcome.exit_status, 0);
+  EXPECT_NE(outcome.output.find("CARRIER_WEBHOOK_URL must be an https:// URL"), std::string::npos)
+      << outcome.output;
+}
+
 TEST(ProductionSettings, TheApiNeedsItsOAuthSecretAndAnHttpsPublicAddress) {
   std::map<std::string, std::string> good = {{"CARRIER_API_KEY", "a-real-key"},
                                              {"TELNYX_PUBLIC_KEY", kRealLookingKey},

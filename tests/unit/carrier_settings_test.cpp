@@ -24,3 +24,16 @@ TEST(CarrierSettings, ABaseUrlGivenWithTrailingSlashesMakesNoDoubleSlashInPaths)
     EXPECT_EQ(carrier.base_url, "https://api.telnyx.com") << given;
   }
 }
+
+TEST(CarrierSettings, AWebhookUrlIsGivenAsIsAndNoneLeavesItToTheProfile) {
+  for (std::string given : {"https://sms.example.ca/carrier/webhooks", ""}) {
+    ProcessSettings settings("smsgw-test", "reads the carrier's settings");
+    CarrierClientConfig carrier;
+    addCarrierSettings(settings, carrier);
+    std::vector<std::string> args = {"smsgw-test", "--carrier-webhook-url", given};
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    settings.parse(static_cast<int>(argv.size()), argv.data());
+    EXPECT_EQ(carrier.webhook_url, given);
+  }
+}
