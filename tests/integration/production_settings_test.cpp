@@ -27,6 +27,7 @@ Outcome startInProduction(const std::string& binary, std::map<std::string, std::
   env.emplace("OAUTH_FORM_SECRET", "a-real-form-secret");
   env.emplace("PUBLIC_BASE_URL", "https://api.example.ca");
   env.emplace("TELNYX_MESSAGING_PROFILE_ID", "40017a8c-real-profile");
+  env.emplace("CARRIER_WEBHOOK_URL", "");  // not ops/test's local http:// one
   ChildProcess process(binary, {}, env, log);
   process.start();
   Outcome outcome{process.waitForExit(30s), ""};

@@ -16,7 +16,8 @@ CrashStack::CrashStack(const std::string& database_url, std::map<std::string, st
                                             {"KAFKA_GROUP_PREFIX", "crash" + run},
                                             {"API_PORT", std::to_string(api_port_)},
                                             {"CARRIER_BASE_URL", simUrl()},
-                                            {"SIM_GATEWAY_URL", apiUrl()}};
+                                            {"SIM_GATEWAY_URL", apiUrl()},
+                                            {"CARRIER_WEBHOOK_URL", apiUrl() + "/carrier/webhooks"}};
   settings.merge(env);  // the stack's own addresses win
   auto log = [&](const std::string& name) {
     return (std::filesystem::temp_directory_path() / ("crash-" + run + "-" + name + ".log"))

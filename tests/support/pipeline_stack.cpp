@@ -60,6 +60,8 @@ PipelineStack::PipelineStack(const std::string& database_url,
           {"API_PORT", std::to_string(api_port_)},
           {"CARRIER_BASE_URL", simUrl()},
           {"SIM_GATEWAY_URL", apiUrl()},
+          // Not the test stack's (inherited from ops/test): receipts come to this stack's API.
+          {"CARRIER_WEBHOOK_URL", apiUrl() + "/carrier/webhooks"},
           {"SMSGW_ENVIRONMENT", "local"},
           {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}};
   settings.merge(env_);  // the stack's own addresses win
