@@ -100,13 +100,21 @@ install_npm_checks() {
   fi
 }
 
-# The one build of every binary: ops/up, ops/test and deploy/Dockerfile (through ops/build).
+# What a stack runs (the API, the workers, migrations, the simulator, the mock broker) and the
+# staff command line the README's tour uses: all ops/up builds. The test suites are ops/test's.
+RUNTIME_TARGETS=(smsgw-api smsgw-migrate smsgw-admin smsgw-carrier-sim smsgw-broker
+  smsgw-sender smsgw-receipt smsgw-inbound-keyword smsgw-webhook-dispatcher smsgw-rent-billing)
+
+# The one build: ops/up (the runtime targets only), ops/test and deploy/Dockerfile (through
+# ops/build: everything). build [TARGET...]: only those targets and what they need.
 build() {
   log "building in $SMSGW_BUILD_DIR ($SMSGW_BUILD_TYPE, sanitizers $SMSGW_SANITIZE)"
   cmake -S "$REPO_ROOT" -B "$SMSGW_BUILD_DIR" -DCMAKE_BUILD_TYPE="$SMSGW_BUILD_TYPE" \
     -DSMSGW_SANITIZE="$SMSGW_SANITIZE" -DSMSGW_WERROR="${SMSGW_WERROR:-OFF}" \
     -DSMSGW_BUILD_TESTS="${SMSGW_BUILD_TESTS:-ON}" >/dev/null
-  cmake --build "$SMSGW_BUILD_DIR" -j"${SMSGW_JOBS:-2}"
+  local targets=()
+  [ "$#" -gt 0 ] && targets=(--target "$@")
+  cmake --build "$SMSGW_BUILD_DIR" -j"${SMSGW_JOBS:-2}" "${targets[@]}"
 }
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
