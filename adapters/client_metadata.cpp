@@ -11,7 +11,7 @@
 namespace smsgw::oauth {
 namespace {
 
-constexpr size_t kMaxDocumentBytes = 64 * 1024;
+constexpr size_t kMaxDocumentBytes = size_t{64} * 1024;
 constexpr std::chrono::milliseconds kFetchTimeout{5000};
 constexpr std::chrono::seconds kDefaultFreshness{300};
 constexpr std::chrono::seconds kLongestFreshness{24 * 3600};

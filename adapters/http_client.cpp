@@ -64,8 +64,11 @@ HttpResponse perform(const std::string& method, const std::string& url, const Ht
     return response;
   }
   curl_slist* header_list = nullptr;
-  for (const auto& [name, value] : headers)
-    header_list = curl_slist_append(header_list, (name + ": " + value).c_str());
+  for (const auto& [name, value] : headers) {
+    std::string line = name;
+    line.append(": ").append(value);
+    header_list = curl_slist_append(header_list, line.c_str());
+  }
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(header_list,
                                                                            curl_slist_free_all);
 

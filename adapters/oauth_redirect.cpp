@@ -64,7 +64,8 @@ std::string redirectWith(const std::string& uri,
   std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle(curl_url(), curl_url_cleanup);
   curl_url_set(handle.get(), CURLUPART_URL, uri.c_str(), CURLU_NON_SUPPORT_SCHEME);
   for (const auto& [name, value] : parameters) {
-    std::string pair = name + "=" + value;
+    std::string pair = name;
+    pair.append("=").append(value);
     curl_url_set(handle.get(), CURLUPART_QUERY, pair.c_str(), CURLU_APPENDQUERY | CURLU_URLENCODE);
   }
   char* out = nullptr;

@@ -19,9 +19,10 @@ struct ApiConfig {
   std::string host = "127.0.0.1";
   int port = 8080;
   int threads = 4;
-  int db_pool_size = 12;                // by default threads + slow_lane_threads
-  size_t max_body_bytes = 1024 * 1024;  // larger bodies answer 413 FST_ERR_CTP_BODY_TOO_LARGE
-  size_t max_header_bytes = 32 * 1024;  // request line and headers; beyond: 431
+  int db_pool_size = 12;  // by default threads + slow_lane_threads
+  size_t max_body_bytes =
+      size_t{1024} * 1024;  // larger bodies answer 413 FST_ERR_CTP_BODY_TOO_LARGE
+  size_t max_header_bytes = size_t{32} * 1024;           // request line and headers; beyond: 431
   std::chrono::milliseconds header_timeout{10'000};      // a request's first byte to its headers
   std::chrono::milliseconds body_timeout{60'000};        // its headers to the end of its body
   std::chrono::milliseconds keep_alive_timeout{75'000};  // idle between requests

@@ -79,6 +79,7 @@ std::vector<ProvinceAreaCodes> AreaCodeCatalogue::byProvince() const {
     }
   }
   std::vector<ProvinceAreaCodes> out;
+  out.reserve(groups.size());
   for (auto& [name, group] : groups) out.push_back(std::move(group));
   return out;
 }

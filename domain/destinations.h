@@ -13,8 +13,9 @@ namespace smsgw {
 // 555 numbers, N11 service codes and the carrier test exchanges 958/959: never a handset.
 bool isReservedDestination(const E164& number);
 
-// TEST-mode destinations that simulate what live traffic can meet (documented in docs/decisions.md, "Messaging").
-// They sit in the fictional 555-01XX range, so a LIVE key is refused them as reserved.
+// TEST-mode destinations that simulate what live traffic can meet (documented in docs/decisions.md,
+// "Messaging"). They sit in the fictional 555-01XX range, so a LIVE key is refused them as
+// reserved.
 enum class TestDestination { None, CarrierRefusal, Undelivered, Landline };
 TestDestination testDestination(const E164& number);
 

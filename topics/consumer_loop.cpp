@@ -64,6 +64,7 @@ void onRebalance(rd_kafka_t* consumer, rd_kafka_resp_err_t err,
     failure = rd_kafka_err2str(e);
   }
   std::vector<std::string> names;
+  names.reserve(static_cast<size_t>(partitions->cnt));
   for (int i = 0; i < partitions->cnt; ++i)
     names.push_back(
         fmt::format("{}/{}", partitions->elems[i].topic, partitions->elems[i].partition));
@@ -267,6 +268,7 @@ void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_let
   std::mutex failure_mutex;
   std::exception_ptr failure;
   std::vector<std::thread> threads;
+  threads.reserve(loops.size());
   for (auto& loop : loops) {
     threads.emplace_back([&, loop = loop.get()] {
       try {

@@ -40,7 +40,7 @@ KafkaHandle newKafka(rd_kafka_type_t type, KafkaConf conf) {
   char err[512];
   rd_kafka_t* handle = rd_kafka_new(type, conf.get(), err, sizeof err);
   if (!handle) throw std::runtime_error(std::string("kafka client: ") + err);
-  conf.release();  // librdkafka owns it now
+  conf.release();  // NOLINT(bugprone-unused-return-value): librdkafka owns it now
   return KafkaHandle(handle);
 }
 

@@ -76,8 +76,8 @@ std::future<void> Producer::produce(const std::string& topic, const std::string&
     return failed.get_future();
   }
   // librdkafka took the headers, and the delivery report will take the promise back.
-  hdrs.release();
-  promise.release();
+  hdrs.release();     // NOLINT(bugprone-unused-return-value): librdkafka's now
+  promise.release();  // NOLINT(bugprone-unused-return-value): the report's now
   return future;
 }
 

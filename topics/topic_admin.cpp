@@ -92,6 +92,7 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
   }
   if (wanted.empty()) return describe(client.get());
   std::vector<rd_kafka_NewTopic_t*> list;
+  list.reserve(wanted.size());
   for (auto& topic : wanted) list.push_back(topic.get());
   std::unique_ptr<rd_kafka_queue_t, AdminDestroy> queue(rd_kafka_queue_new(client.get()));
   std::unique_ptr<rd_kafka_AdminOptions_t, AdminDestroy> options(

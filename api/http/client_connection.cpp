@@ -79,13 +79,11 @@ bool ClientConnection::isDisconnected() const {
 bool ClientConnection::sweep(Clock::time_point now) {
   std::lock_guard lock(mutex_);
   if (disconnected_) return true;
-  if (closing_) {
-    if (now >= linger_until_) cutLocked();
-  } else if (framer_.overdue(now)) {
-    cutLocked();  // a stalled request: dropped without an answer
-  } else if (unanswered_ == 0 && !framer_.midRequest() && now - idle_since_ > times_.keep_alive) {
-    cutLocked();
-  }
+  bool lingered = closing_ && now >= linger_until_;
+  bool stalled = !closing_ && framer_.overdue(now);  // dropped without an answer
+  bool idle = !closing_ && unanswered_ == 0 && !framer_.midRequest() &&
+              now - idle_since_ > times_.keep_alive;
+  if (lingered || stalled || idle) cutLocked();
   return false;
 }
 

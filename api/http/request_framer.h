@@ -32,8 +32,8 @@ struct FramedRequest {
 };
 
 struct FramerLimits {
-  size_t max_header_bytes = 32 * 1024;               // request line and headers; beyond: 431
-  size_t max_body_bytes = 1024 * 1024;               // declared or received; beyond: 413
+  size_t max_header_bytes = size_t{32} * 1024;       // request line and headers; beyond: 431
+  size_t max_body_bytes = size_t{1024} * 1024;       // declared or received; beyond: 413
   std::chrono::milliseconds header_timeout{10'000};  // first byte to the end of the headers
   std::chrono::milliseconds body_timeout{60'000};    // end of the headers to the end of the body
 };

@@ -100,7 +100,8 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   return serve();
 }
 
-ApiResponse RequestPipeline::answerForError(const ApiRequest& req, std::exception_ptr error) const {
+ApiResponse RequestPipeline::answerForError(const ApiRequest& req,
+                                            const std::exception_ptr& error) const {
   try {
     std::rethrow_exception(error);
   } catch (const ApiError& e) {

@@ -26,7 +26,7 @@ class RequestPipeline {
   // caller it set. Throws what they throw.
   ApiResponse run(ApiRequest& req, const Route& route);
   // The spec's answer to an error: a domain error as the table says, anything else 500.
-  ApiResponse answerForError(const ApiRequest& req, std::exception_ptr error) const;
+  ApiResponse answerForError(const ApiRequest& req, const std::exception_ptr& error) const;
 
  private:
   App& app_;

@@ -11,12 +11,17 @@
 namespace smsgw::api {
 namespace {
 
-const std::string kWholeBody = "body";
+// The body's own name in a field path; a function's static, built on first use rather than at
+// load time (where a throw could not be caught).
+const std::string& wholeBody() {
+  static const std::string name = "body";
+  return name;
+}
 
 // The first string or key holding NUL, as a field path such as "rows[3].name" ("body" for the
 // body itself). The parser has capped the depth, so recursion here is bounded.
 std::optional<std::string> fieldWithNul(const nlohmann::json& value, const std::string& path) {
-  const std::string& here = path.empty() ? kWholeBody : path;
+  const std::string& here = path.empty() ? wholeBody() : path;
   if (value.is_string()) {
     if (value.get_ref<const std::string&>().find('\0') == std::string::npos) return std::nullopt;
     return here;
@@ -29,7 +34,8 @@ std::optional<std::string> fieldWithNul(const nlohmann::json& value, const std::
     for (const auto& [key, item] : value.items()) {
       // A key with NUL is named by its container: printing it would cut it short anyway.
       if (key.find('\0') != std::string::npos) return here;
-      if (auto found = fieldWithNul(item, path.empty() ? key : path + "." + key)) return found;
+      std::string child = path.empty() ? key : std::string(path).append(".").append(key);
+      if (auto found = fieldWithNul(item, child)) return found;
     }
   }
   return std::nullopt;

@@ -234,8 +234,8 @@ class Handler final : public Http::Handler {
     return exchange;
   }
 
-  void refuse(const std::shared_ptr<Tcp::Peer>& peer, std::shared_ptr<ClientConnection> connection,
-              ErrorCode code) {
+  void refuse(const std::shared_ptr<Tcp::Peer>& peer,
+              const std::shared_ptr<ClientConnection>& connection, ErrorCode code) {
     Exchange exchange = exchangeFor(peer, connection, connection->httpMinor(), false);
     exchange.edge.request_id = newId("req");
     exchange.edge.request.client_ip = peer->address().host();
@@ -243,8 +243,8 @@ class Handler final : public Http::Handler {
            ApiResponse::json(errorInfo(code).http_status, errorBody(code, Language::English)));
   }
 
-  void serve(const std::shared_ptr<Tcp::Peer>& peer, std::shared_ptr<ClientConnection> connection,
-             FramedRequest framed) {
+  void serve(const std::shared_ptr<Tcp::Peer>& peer,
+             const std::shared_ptr<ClientConnection>& connection, FramedRequest framed) {
     Exchange exchange = exchangeFor(peer, connection, framed.http_minor, framed.keep_alive);
     exchange.edge = readEdgeRequest(std::move(framed), peer->address().host());
     // Log lines and the Kafka records this request causes carry its id (adapters/log.h).

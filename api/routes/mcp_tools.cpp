@@ -9,7 +9,7 @@ nlohmann::json phone(const char* what) {
           {"description", std::string(what) + ", E.164 (+1 and ten digits, Canadian)"}};
 }
 
-nlohmann::json object(nlohmann::json properties, std::vector<std::string> required = {}) {
+nlohmann::json object(nlohmann::json properties, const std::vector<std::string>& required = {}) {
   if (properties.is_null()) properties = nlohmann::json::object();  // object({}) is no arguments
   nlohmann::json schema = {
       {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};

@@ -23,7 +23,7 @@ ApiResponse listMessages(App& app, ApiRequest& req) {
   static const std::set<std::string> kStatuses = {"",          "QUEUED", "SENDING",     "SENT",
                                                   "DELIVERED", "FAILED", "UNDELIVERED", "RECEIVED"};
   if (!kStatuses.count(status)) throw validationError("status", "unknown message status");
-  if (direction != "" && direction != "OUTBOUND" && direction != "INBOUND") {
+  if (!direction.empty() && direction != "OUTBOUND" && direction != "INBOUND") {
     throw validationError("direction", "must be OUTBOUND or INBOUND");
   }
   return ApiResponse::json(

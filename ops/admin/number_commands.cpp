@@ -12,9 +12,12 @@
 namespace smsgw::admin {
 namespace {
 
-const std::set<std::string> kVerificationStatuses = {
-    "DRAFT",     "AWAITING_PAYMENT", "IN_REVIEW", "CHANGES_REQUESTED",
-    "SUBMITTED", "APPROVED",         "REJECTED",  "DECLINED"};
+bool isVerificationStatus(const std::string& status) {
+  static const std::set<std::string> known = {
+      "DRAFT",     "AWAITING_PAYMENT", "IN_REVIEW", "CHANGES_REQUESTED",
+      "SUBMITTED", "APPROVED",         "REJECTED",  "DECLINED"};
+  return known.count(status) > 0;
+}
 
 struct HeldNumber {
   std::string id;
@@ -42,7 +45,7 @@ nlohmann::json phoneNumberResource(soci::session& sql, const std::string& id) {
 
 void setTollFreeVerification(Staff& staff, const std::string& number, const std::string& status,
                              bool new_application) {
-  if (!kVerificationStatuses.count(status)) throw std::runtime_error("unknown status " + status);
+  if (!isVerificationStatus(status)) throw std::runtime_error("unknown status " + status);
   db::Session sql(staff.db);
   soci::transaction tx(*sql);
   HeldNumber held = resolveNumber(*sql, number);

@@ -38,6 +38,7 @@ int handOverReplay(const workers::ReplayCommand& replay, const std::string& work
   std::vector<std::string> args = {path, "replay"};
   for (auto& arg : workers::replayArguments(replay)) args.push_back(std::move(arg));
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   ::execv(path.c_str(), argv.data());

@@ -98,7 +98,8 @@ void printCpuPerDelivery(const std::map<std::string, double>& before,
   double ours = 0;
   for (const auto& [name, seconds] : after) {
     auto was = before.find(name);
-    double ms = (seconds - (was == before.end() ? 0 : was->second)) * 1000 / deliveries;
+    double ms = (seconds - (was == before.end() ? 0 : was->second)) * 1000 /
+                static_cast<double>(deliveries);
     if (ms < 0.005) continue;
     std::printf(" %s %.3f,", name.c_str(), ms);
     if (name == "postgres" || name.rfind("smsgw-", 0) == 0) ours += ms;
@@ -108,7 +109,8 @@ void printCpuPerDelivery(const std::map<std::string, double>& before,
 
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
-  return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))];
+  return sorted[std::min(sorted.size() - 1,
+                         static_cast<size_t>(p * static_cast<double>(sorted.size())))];
 }
 
 // Events for `accounts` at `rate` a second for `seconds`; prints their latency.
@@ -116,7 +118,7 @@ void steadyStream(db::Database& db, WebhookReceiver& receiver,
                   const std::vector<std::string>& accounts, int rate, int run_seconds,
                   const char* label) {
   size_t before = receiver.received();
-  size_t total = static_cast<size_t>(rate * run_seconds);
+  size_t total = static_cast<size_t>(rate) * static_cast<size_t>(run_seconds);
   auto start = steady_clock::now();
   for (size_t i = 0; i < total; ++i) {
     std::this_thread::sleep_until(start + microseconds(1'000'000 * i / rate));
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
   hanging.answerWith(ReceiverAnswer::Hang);
 
   std::vector<std::string> accounts;
+  accounts.reserve(20);
   for (int i = 0; i < 20; ++i) accounts.push_back(newAccountWithEndpoint(db, fast.url()));
 
   // 1. Throughput: a burst of events over 20 accounts, as fast as the pipeline goes.

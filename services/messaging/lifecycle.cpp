@@ -94,6 +94,7 @@ std::optional<MessageStatus> messageStatusFromString(std::string_view text) {
 
 std::vector<MessageStatus> allMessageStatuses() {
   std::vector<MessageStatus> out;
+  out.reserve(kNames.size());
   for (const auto& [value, name] : kNames) out.push_back(value);
   return out;
 }

@@ -70,12 +70,14 @@ nlohmann::json searchNumbers(db::Database& db, CarrierClient& carrier,
   // than asked for, so numbers the platform already holds can be left out without coming short.
   int carrier_limit = std::min(limit + 10, 50);
   std::vector<std::future<NumberSearchResult>> pending;
+  pending.reserve(codes.size());
   for (const auto& code : codes) {
     pending.push_back(std::async(std::launch::async, [&carrier, code, carrier_limit] {
       return carrier.searchNumbers(code, carrier_limit);
     }));
   }
   std::vector<NumberSearchResult> per_code;
+  per_code.reserve(pending.size());
   for (auto& future : pending) per_code.push_back(future.get());
   std::vector<AvailableNumber> all;
   for (const auto& result : per_code) {

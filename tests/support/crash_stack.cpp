@@ -12,12 +12,13 @@ namespace smsgw::testing {
 CrashStack::CrashStack(const std::string& database_url, std::map<std::string, std::string> settings)
     : api_port_(freeLoopbackPort()), sim_port_(freeLoopbackPort()) {
   std::string run = crypto::sha256Hex(newId("run")).substr(0, 8);
-  std::map<std::string, std::string> env = {{"DATABASE_URL", database_url},
-                                            {"KAFKA_GROUP_PREFIX", "crash" + run},
-                                            {"API_PORT", std::to_string(api_port_)},
-                                            {"CARRIER_BASE_URL", simUrl()},
-                                            {"SIM_GATEWAY_URL", apiUrl()},
-                                            {"CARRIER_WEBHOOK_URL", apiUrl() + "/carrier/webhooks"}};
+  std::map<std::string, std::string> env = {
+      {"DATABASE_URL", database_url},
+      {"KAFKA_GROUP_PREFIX", "crash" + run},
+      {"API_PORT", std::to_string(api_port_)},
+      {"CARRIER_BASE_URL", simUrl()},
+      {"SIM_GATEWAY_URL", apiUrl()},
+      {"CARRIER_WEBHOOK_URL", apiUrl() + "/carrier/webhooks"}};
   settings.merge(env);  // the stack's own addresses win
   auto log = [&](const std::string& name) {
     return (std::filesystem::temp_directory_path() / ("crash-" + run + "-" + name + ".log"))

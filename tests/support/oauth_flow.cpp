@@ -119,7 +119,7 @@ OAuthClient OAuthClient::knownBy(HttpTestClient& api, std::string client_id,
   return OAuthClient(api, std::move(client_id), std::move(redirect_uri), true);
 }
 
-ConsentForm OAuthClient::open(Headers headers) {
+ConsentForm OAuthClient::open(const Headers& headers) {
   FormFields query(request.begin(), request.end());
   ConsentForm form;
   form.page = api_->call("GET", "/oauth/authorize?" + formEncoded(query), headers);
@@ -157,7 +157,7 @@ Reply OAuthClient::submit(const ConsentForm& form, const TestAccount& owner, For
   return postForm(*api_, "/oauth/authorize", fields, headers);
 }
 
-Reply OAuthClient::exchange(const std::string& code, FormFields extra) {
+Reply OAuthClient::exchange(const std::string& code, const FormFields& extra) {
   FormFields fields = {{"grant_type", "authorization_code"},
                        {"code", code},
                        {"code_verifier", verifier_},
@@ -166,7 +166,7 @@ Reply OAuthClient::exchange(const std::string& code, FormFields extra) {
   return postForm(*api_, "/oauth/token", overridden(fields, extra));
 }
 
-Reply OAuthClient::refresh(const std::string& refresh_token, FormFields extra) {
+Reply OAuthClient::refresh(const std::string& refresh_token, const FormFields& extra) {
   FormFields fields = {
       {"grant_type", "refresh_token"}, {"refresh_token", refresh_token}, {"client_id", client_id_}};
   return postForm(*api_, "/oauth/token", overridden(fields, extra));

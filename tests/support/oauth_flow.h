@@ -52,13 +52,13 @@ class OAuthClient {
   // may change them before opening the page.
   std::map<std::string, std::string> request;
 
-  ConsentForm open(Headers headers = {});
+  ConsentForm open(const Headers& headers = {});
   // Submits the form as the owner: `choices` are the fields a person fills (email, password,
   // mode, perm_*, decision); missing ones get an approval in TEST with what was asked.
   Reply submit(const ConsentForm& form, const TestAccount& owner, FormFields choices = {});
   // The token requests; `extra` fields replace the usual ones of the same name, or add to them.
-  Reply exchange(const std::string& code, FormFields extra = {});
-  Reply refresh(const std::string& refresh_token, FormFields extra = {});
+  Reply exchange(const std::string& code, const FormFields& extra = {});
+  Reply refresh(const std::string& refresh_token, const FormFields& extra = {});
   // The whole flow, approved in `mode`: the token response.
   nlohmann::json connect(const TestAccount& owner, const std::string& mode = "TEST");
 
