@@ -100,6 +100,18 @@ install_npm_checks() {
   fi
 }
 
+# ops/check's tools: Debian's clang-format and clang-tidy (14, the release Debian 12 ships).
+install_check_tools() {
+  local missing=()
+  command -v clang-format-14 >/dev/null || missing+=(clang-format-14)
+  command -v clang-tidy >/dev/null || missing+=(clang-tidy)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
 # What a stack runs (the API, the workers, migrations, the simulator, the mock broker) and the
 # staff command line the README's tour uses: all ops/up builds. The test suites are ops/test's.
 RUNTIME_TARGETS=(smsgw-api smsgw-migrate smsgw-admin smsgw-carrier-sim smsgw-broker
