@@ -16,8 +16,13 @@ TEST(CarrierSettings, ABaseUrlGivenWithTrailingSlashesMakesNoDoubleSlashInPaths)
     ProcessSettings settings("smsgw-test", "reads the carrier's settings");
     CarrierClientConfig carrier;
     addCarrierSettings(settings, carrier);
-    std::vector<std::string> args = {"smsgw-test", "--carrier-base-url", given, "--carrier-api-key",
-                                     "KEY0123456789_an_operators_own"};
+    std::vector<std::string> args = {"smsgw-test",
+                                     "--carrier-base-url",
+                                     given,
+                                     "--carrier-api-key",
+                                     "KEY0123456789_an_operators_own",
+                                     "--telnyx-messaging-profile-id",
+                                     "40017a8c-an-operators-profile"};
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     settings.parse(static_cast<int>(argv.size()), argv.data());
@@ -30,7 +35,16 @@ TEST(CarrierSettings, AWebhookUrlIsGivenAsIsAndNoneLeavesItToTheProfile) {
     ProcessSettings settings("smsgw-test", "reads the carrier's settings");
     CarrierClientConfig carrier;
     addCarrierSettings(settings, carrier);
-    std::vector<std::string> args = {"smsgw-test", "--carrier-webhook-url", given};
+    // An operator's settings, so that the test holds in and out of a local stack.
+    std::vector<std::string> args = {"smsgw-test",
+                                     "--carrier-base-url",
+                                     "https://api.telnyx.com",
+                                     "--carrier-api-key",
+                                     "KEY0123456789_an_operators_own",
+                                     "--telnyx-messaging-profile-id",
+                                     "40017a8c-an-operators-profile",
+                                     "--carrier-webhook-url",
+                                     given};
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     settings.parse(static_cast<int>(argv.size()), argv.data());
