@@ -35,7 +35,7 @@ struct ApiRequest {
   std::string raw_body;
   std::optional<Caller> caller;
   // Set when `caller` came from the edge's cache (caller_cache.h): the hash of the presented
-  // key, until the route confirms the caller in its own transaction (confirmCaller).
+  // key, until the route confirms the caller in its own transaction (accounts::confirmCaller).
   std::optional<std::string> unconfirmed_key_hash;
   Language language = Language::English;
   std::string client_ip;

@@ -1,8 +1,8 @@
 #include "api/http/caller_cache.h"
 
-#include "api/http/auth.h"
 #include "domain/api_key.h"
 #include "domain/errors.h"
+#include "services/accounts/key_callers.h"
 
 namespace smsgw::api {
 
@@ -40,7 +40,7 @@ void CallerCache::lookUp(ApiRequest& req, const std::string& presented_key) {
 void CallerCache::lookUpHash(ApiRequest& req, const std::string& key_hash) {
   req.unconfirmed_key_hash.reset();
   try {
-    req.caller = authenticate(db_, key_hash, clock_.now());
+    req.caller = accounts::lookUpCaller(db_, key_hash, clock_.now());
   } catch (const ApiError&) {
     forget(key_hash);
     throw;

@@ -2,10 +2,10 @@
 // Who is calling, from the API key the request presents. The callers of recently seen keys are
 // kept by the key's SHA-256 (never the secret itself), but a kept caller is only a guess: it
 // serves only routes that confirm it in their own transaction (RouteOptions::confirms_caller,
-// confirmCaller in auth.h), so a revoked key, a suspended account or changed permissions are
-// seen at once however old the entry is. Why: POST /v1/messages is the hot path, and the key
-// lookup was a round trip of its own (ops/bench/RESULTS.md, seventh run).
-// Entries live `ttl` (0: nothing is kept). Thread-safe.
+// accounts::confirmCaller in services/accounts/key_callers.h), so a revoked key, a suspended
+// account or changed permissions are seen at once however old the entry is. Why: POST /v1/messages
+// is the hot path, and the key lookup was a round trip of its own (ops/bench/RESULTS.md, seventh
+// run). Entries live `ttl` (0: nothing is kept). Thread-safe.
 
 #include <chrono>
 #include <mutex>

@@ -2,13 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
-#include "api/http/auth.h"
 #include "api/http/client_address.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
 #include "db/error_text.h"
 #include "domain/api_key.h"
 #include "domain/errors.h"
+#include "services/accounts/key_callers.h"
 
 namespace smsgw::api {
 namespace {
@@ -85,7 +85,7 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
     return serve();
   } catch (const MoveToSlowLane&) {
     throw;  // nothing was answered: the request runs again from the start
-  } catch (const CallerChanged&) {
+  } catch (const accounts::CallerChanged&) {
     callers_.lookUp(req, *presentedApiKey(req.header("authorization"), req.header("x-api-key")));
   } catch (...) {
     // A guessed caller was answered before its route confirmed it. The answer stands only if

@@ -25,8 +25,9 @@ struct RouteOptions {
   // Suspended or closed accounts reach the handler, which answers for them (a dead-letter
   // replay: 409 ACCOUNT_SUSPENDED) instead of the usual 403 FORBIDDEN.
   bool handles_suspended_accounts = false;
-  // The handler confirms the caller in its own transaction (confirmCaller in auth.h), so the
-  // edge may hand it a cached caller (caller_cache.h) and spare it the key lookup.
+  // The handler confirms the caller in its own transaction (accounts::confirmCaller,
+  // services/accounts/key_callers.h), so the edge may hand it a cached caller (caller_cache.h) and
+  // spare it the key lookup.
   bool confirms_caller = false;
   // The handler waits on something slow (the carrier, a customer's server, DNS, password
   // hashing, a large batch): it runs on the slow lane (slow_lane.h), not a reactor thread.

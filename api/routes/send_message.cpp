@@ -4,7 +4,6 @@
 // anything is decided from it.
 
 #include "adapters/metrics.h"
-#include "api/http/auth.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/crypto.h"
@@ -48,22 +47,14 @@ ApiResponse acceptMessage(App& app, ApiRequest& req) {
   send.fingerprint = crypto::sha256Hex(send.from.str() + "\n" + send.to.str() + "\n" + send.body);
   sending::checkDestinationNumber(caller, send.to);
   sending::SendServices services{app.db, app.relay, app.clock, app.config.send_policy};
-  sending::CallerConfirmation confirmation{
-      req.unconfirmed_key_hash,
-      [&req](soci::session& sql, const std::optional<std::string>* key_row, TimePoint now) {
-        if (key_row) {
-          confirmCaller(sql, req, *key_row, now);
-        } else {
-          confirmCaller(sql, req, now);
-        }
-      }};
-  auto message = sending::acceptSend(services, caller, send, confirmation, {});
+  accounts::CallerGuess who{caller, req.unconfirmed_key_hash};
+  auto message = sending::acceptSend(services, who, send, {});
   if (!message) {
     // The destination's line type is not cached: asked now, outside any transaction, and given
     // to the second attempt, which therefore always answers. The carrier may take seconds to
     // answer, so the request waits for it on the slow lane, not on a reactor thread.
     if (!req.on_slow_lane) throw MoveToSlowLane{};
-    message = sending::acceptSend(services, caller, send, confirmation,
+    message = sending::acceptSend(services, who, send,
                                   sending::lookUpLineType(app.db, app.carrier, send.to));
   }
   return ApiResponse::json(201, std::move(*message));

@@ -124,10 +124,10 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
 
 }  // namespace
 
-std::optional<nlohmann::json> acceptSend(const SendServices& services, const Caller& caller,
-                                         const SendRequest& send,
-                                         const CallerConfirmation& confirmation,
+std::optional<nlohmann::json> acceptSend(const SendServices& services,
+                                         const accounts::CallerGuess& who, const SendRequest& send,
                                          const std::optional<std::string>& looked_up) {
+  const Caller& caller = who.caller;
   std::string mode(toString(caller.mode));
   const SendPolicy& policy = services.policy;
   db::Session sql(services.db);
@@ -137,16 +137,16 @@ std::optional<nlohmann::json> acceptSend(const SendServices& services, const Cal
   if (!send.idempotency_key.empty()) {
     earlier = earlierSend(*sql, caller, send.idempotency_key, send.fingerprint, now);
     if (earlier && !earlier->queue_again) {
-      confirmation.confirm(*sql, nullptr, now);  // a replay reads nothing else
+      accounts::confirmCaller(*sql, who, now);  // a replay reads nothing else
       return sentMessage(*queryJson(*sql, kMessageJson, earlier->message_id), {});
     }
   }
   Accepted message;
   message.body_sha256 = crypto::sha256Hex(send.body);
   SendStanding standing = readSendStanding(*sql, caller, policy, send.from, send.to,
-                                           message.body_sha256, now, confirmation.key_hash);
+                                           message.body_sha256, now, who.unconfirmed_key_hash);
   // Before anything is decided from the caller.
-  confirmation.confirm(*sql, &standing.key_row, now);
+  accounts::confirmCaller(*sql, who, standing.key_row, now);
   if (caller.live()) {  // TEST sends never touch live lookups or live failures
     const auto& cached = standing.destination.cached_line_type;
     if (!cached && !looked_up) return std::nullopt;

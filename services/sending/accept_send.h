@@ -9,7 +9,6 @@
 
 #include <soci/session.h>
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,6 +18,7 @@
 #include "domain/clock.h"
 #include "domain/phone.h"
 #include "domain/send_policy.h"
+#include "services/accounts/key_callers.h"
 #include "topics/outbox_relay.h"
 
 namespace smsgw::sending {
@@ -39,23 +39,14 @@ struct SendServices {
   const SendPolicy& policy;
 };
 
-// A caller the HTTP edge took from its cache is a guess, confirmed in the send's own
-// transaction before anything is decided from it (api/http/caller_cache.h).
-struct CallerConfirmation {
-  std::optional<std::string> key_hash;  // set: read the key's row beside the send's columns
-  // Called once per transaction with that row, or with nullptr when the send read nothing
-  // (a replay): it then reads the row itself. Throws to abandon the send.
-  std::function<void(soci::session&, const std::optional<std::string>* key_row, TimePoint now)>
-      confirm;
-};
-
 // The accepted message as the API renders it, estimated_send_at included. nullopt when the
 // LIVE destination's line type is neither cached nor `looked_up`: the caller asks the carrier
 // (lookUpLineType, outside any transaction: no pooled connection waits on the carrier) and
-// tries again. Throws ApiError for each refusal.
-std::optional<nlohmann::json> acceptSend(const SendServices& services, const Caller& caller,
-                                         const SendRequest& send,
-                                         const CallerConfirmation& confirmation,
+// tries again. A guessed caller is confirmed in the send's own transaction before anything is
+// decided from it (the key's row is read beside the send's columns). Throws ApiError for each
+// refusal, and accounts::CallerChanged when the guess was wrong.
+std::optional<nlohmann::json> acceptSend(const SendServices& services,
+                                         const accounts::CallerGuess& who, const SendRequest& send,
                                          const std::optional<std::string>& looked_up);
 
 }  // namespace smsgw::sending

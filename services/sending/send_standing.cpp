@@ -2,7 +2,7 @@
 
 #include <soci/soci.h>
 
-#include "db/key_row.h"
+#include "services/accounts/key_callers.h"
 
 namespace smsgw::sending {
 namespace {
@@ -37,10 +37,10 @@ SendStanding readSendStanding(soci::session& sql, const Caller& caller, const Se
               deny_list = caller.deny_list_id.value_or("");
   soci::indicator allow_ind = caller.allow_list_id ? soci::i_ok : soci::i_null,
                   deny_ind = caller.deny_list_id ? soci::i_ok : soci::i_null;
-  sql << "SELECT " << db::kKeyRowColumn
+  sql << "SELECT " << accounts::kKeyRowColumn
       << ", s.* FROM send_standing(:a, :m, :f, :t, :now::timestamptz, :h, :cache_days, "
          ":failures, :failure_days, :allow_list, :deny_list) s "
-      << db::kKeyRowJoin,
+      << accounts::kKeyRowJoin,
       soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
       soci::use(now_text), soci::use(body_sha256), soci::use(policy.lookup_cache_days),
       soci::use(policy.undeliverable_failures), soci::use(policy.undeliverable_days),

@@ -49,7 +49,8 @@ struct SendStanding {
   LiveSenderStanding sender;     // LIVE only
   compliance::ConsentStanding consent;
   SendCounts counts;
-  std::optional<std::string> key_row;  // for confirmCaller (auth.h), when asked for
+  std::optional<std::string>
+      key_row;  // for accounts::confirmCaller (key_callers.h), when asked for
 };
 
 // With `confirm_key_hash`, the same round trip also reads that key's row (key_row), so a

@@ -1,19 +1,26 @@
-#include "api/http/auth.h"
+#include "services/accounts/key_callers.h"
 
 #include <soci/soci.h>
+
+#include <nlohmann/json.hpp>
 
 #include "domain/api_key.h"
 #include "domain/errors.h"
 
-namespace smsgw::api {
+namespace smsgw::accounts {
 namespace {
 
-// api_key_caller's row (migration 0006), read as JSON by every path so both parse it alike.
+// api_key_caller's row, read as JSON by every path so both parse it alike.
 struct KeyRow {
   Caller caller;
   bool revoked = false;
   bool stale = false;  // last_used_at is due to be written
 };
+
+std::optional<std::string> optionalText(const nlohmann::json& row, const char* name) {
+  if (!row.contains(name) || row.at(name).is_null()) return std::nullopt;
+  return row.at(name).get<std::string>();
+}
 
 KeyRow parseKeyRow(const std::string& json_text) {
   auto row = nlohmann::json::parse(json_text);
@@ -26,14 +33,12 @@ KeyRow parseKeyRow(const std::string& json_text) {
   key.caller.account_status = row.at("account_status");
   key.caller.fenced = row.at("fenced") != 0;
   key.caller.allow_list_required = row.at("allow_list_required") != 0;
-  if (!row.at("allow_list_id").is_null()) key.caller.allow_list_id = row.at("allow_list_id");
-  if (!row.at("deny_list_id").is_null()) key.caller.deny_list_id = row.at("deny_list_id");
+  key.caller.allow_list_id = optionalText(row, "allow_list_id");
+  key.caller.deny_list_id = optionalText(row, "deny_list_id");
   if (row.contains("requests_per_second") && !row.at("requests_per_second").is_null())
     key.caller.requests_per_second = row.at("requests_per_second").get<int>();
-  if (row.contains("resource") && !row.at("resource").is_null())
-    key.caller.resource = row.at("resource").get<std::string>();
-  if (row.contains("oauth_grant_id") && !row.at("oauth_grant_id").is_null())
-    key.caller.oauth_grant_id = row.at("oauth_grant_id").get<std::string>();
+  key.caller.resource = optionalText(row, "resource");
+  key.caller.oauth_grant_id = optionalText(row, "oauth_grant_id");
   key.revoked = row.at("revoked") != 0;
   key.stale = row.at("stale") != 0;
   return key;
@@ -53,7 +58,7 @@ std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key
                                       TimePoint now) {
   std::string row, at = formatIso(now);
   soci::indicator row_ind = soci::i_null;
-  sql << "SELECT " << db::kKeyRowColumn << " FROM api_key_caller(:key_hash, :now::timestamptz) k",
+  sql << "SELECT " << kKeyRowColumn << " FROM api_key_caller(:key_hash, :now::timestamptz) k",
       soci::use(key_hash), soci::use(at), soci::into(row, row_ind);
   if (!sql.got_data() || row_ind != soci::i_ok) return std::nullopt;
   return row;
@@ -61,7 +66,7 @@ std::optional<std::string> readKeyRow(soci::session& sql, const std::string& key
 
 }  // namespace
 
-Caller authenticate(db::Database& db, const std::string& key_hash, TimePoint now) {
+Caller lookUpCaller(db::Database& db, const std::string& key_hash, TimePoint now) {
   db::Session sql(db);
   auto row = readKeyRow(*sql, key_hash, now);
   if (!row) throw ApiError(ErrorCode::UNAUTHORIZED);
@@ -71,19 +76,19 @@ Caller authenticate(db::Database& db, const std::string& key_hash, TimePoint now
   return key.caller;
 }
 
-void confirmCaller(soci::session& sql, ApiRequest& req, const std::optional<std::string>& key_row,
-                   TimePoint now) {
-  if (!req.unconfirmed_key_hash) return;
+void confirmCaller(soci::session& sql, const CallerGuess& guess,
+                   const std::optional<std::string>& key_row, TimePoint now) {
+  if (!guess.unconfirmed_key_hash) return;
   if (!key_row) throw CallerChanged();
   KeyRow key = parseKeyRow(*key_row);
-  if (key.revoked || key.caller != *req.caller) throw CallerChanged();
-  req.unconfirmed_key_hash.reset();
+  if (key.revoked || key.caller != guess.caller) throw CallerChanged();
+  guess.unconfirmed_key_hash.reset();
   if (key.stale) touchKey(sql, key.caller.key_id, now);
 }
 
-void confirmCaller(soci::session& sql, ApiRequest& req, TimePoint now) {
-  if (!req.unconfirmed_key_hash) return;
-  confirmCaller(sql, req, readKeyRow(sql, *req.unconfirmed_key_hash, now), now);
+void confirmCaller(soci::session& sql, const CallerGuess& guess, TimePoint now) {
+  if (!guess.unconfirmed_key_hash) return;
+  confirmCaller(sql, guess, readKeyRow(sql, *guess.unconfirmed_key_hash, now), now);
 }
 
-}  // namespace smsgw::api
+}  // namespace smsgw::accounts
