@@ -67,6 +67,11 @@ struct Families {
           .Name("smsgw_consumer_partitions_moved_total")
           .Help("Partitions rebalances gave to this member or took from it, by group and change")
           .Register(*registry);
+  prometheus::Family<prometheus::Counter>& offset_commits =
+      BuildCounter()
+          .Name("smsgw_consumer_offset_commits_total")
+          .Help("Offset commits of a consumer group, by result (committed, nothing_new, failed)")
+          .Register(*registry);
   prometheus::Family<prometheus::Counter>& carrier_calls =
       BuildCounter()
           .Name("smsgw_carrier_requests_total")
@@ -161,6 +166,10 @@ void consumerLag(std::string_view group, std::string_view topic, int partition, 
 void partitionsMoved(std::string_view group, std::string_view change, int count) {
   if (count > 0)
     families().rebalanced.Add({{"group", text(group)}, {"change", text(change)}}).Increment(count);
+}
+
+void offsetsCommitted(std::string_view group, std::string_view result) {
+  families().offset_commits.Add({{"group", text(group)}, {"result", text(result)}}).Increment();
 }
 
 void carrierCall(std::string_view operation, std::string_view outcome, double seconds) {

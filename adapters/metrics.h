@@ -23,6 +23,8 @@ void deadLettered(std::string_view topic);
 void consumerLag(std::string_view group, std::string_view topic, int partition, long long lag);
 // Consumers: partitions a rebalance gave to this member or took from it ("assigned", "revoked").
 void partitionsMoved(std::string_view group, std::string_view change, int count);
+// Consumers: one offset commit and its result ("committed", "nothing_new", "failed").
+void offsetsCommitted(std::string_view group, std::string_view result);
 // Carrier: one call (send, status, lookup, ...) and its outcome (ok, refused, error, timeout).
 void carrierCall(std::string_view operation, std::string_view outcome, double seconds);
 // Dispatcher: one webhook attempt (success, failure).

@@ -145,11 +145,10 @@ std::string uuid4() {
   return formatUuid(randomBytes(16), 4);
 }
 
-std::string uuid7() {
+std::string uuid7(std::chrono::system_clock::time_point made_at) {
   std::string b = randomBytes(16);
-  auto ms = static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                std::chrono::system_clock::now().time_since_epoch())
-                                                .count());
+  auto ms = static_cast<unsigned long long>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(made_at.time_since_epoch()).count());
   for (int i = 5; i >= 0; --i, ms >>= 8) b[i] = static_cast<char>(ms & 0xff);
   return formatUuid(std::move(b), 7);
 }

@@ -2,6 +2,7 @@
 // Thin wrappers over OpenSSL: randomness, digests, HMAC, base64 and password hashing.
 // Stateless and thread-safe.
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,8 +25,9 @@ bool verifyPassword(std::string_view password, std::string_view stored);
 // A random version-4 UUID in canonical text form.
 std::string uuid4();
 // RFC 9562 version 7: the time in milliseconds, then 74 random bits; sorts by creation time
-// (event ids, so the events table's primary key grows at its right edge).
-std::string uuid7();
+// (event ids, so the events table's primary key grows at its right edge). `made_at` is the
+// time it carries (a test passes its own).
+std::string uuid7(std::chrono::system_clock::time_point made_at = std::chrono::system_clock::now());
 
 // `count` decimal digits from the CSPRNG, each uniform (bytes of 250 and above are drawn again).
 std::string randomDigits(size_t count);

@@ -29,10 +29,9 @@ namespace {
 
 // Milliseconds since 1970 in 8 base62 digits, most significant first (62^8 ms is about 6,900
 // years), so these sort as the times do.
-std::string timeBase62() {
-  auto ms = static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                std::chrono::system_clock::now().time_since_epoch())
-                                                .count());
+std::string timeBase62(std::chrono::system_clock::time_point at) {
+  auto ms = static_cast<unsigned long long>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count());
   std::string out(8, '0');
   for (size_t i = out.size(); i-- > 0; ms /= 62) out[i] = kAlphabet[ms % 62];
   return out;
@@ -40,8 +39,8 @@ std::string timeBase62() {
 
 }  // namespace
 
-std::string newId(std::string_view prefix) {
-  return std::string(prefix) + "_" + timeBase62() + randomBase62(16);
+std::string newId(std::string_view prefix, std::chrono::system_clock::time_point made_at) {
+  return std::string(prefix) + "_" + timeBase62(made_at) + randomBase62(16);
 }
 
 }  // namespace smsgw

@@ -6,12 +6,15 @@
 // instead of at a random page of an index larger than memory (ops/bench/RESULTS.md, 5,000,000
 // messages).
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
 namespace smsgw {
 
-std::string newId(std::string_view prefix);
+// `made_at` is the time the id carries (a test passes its own).
+std::string newId(std::string_view prefix,
+                  std::chrono::system_clock::time_point made_at = std::chrono::system_clock::now());
 std::string randomBase62(size_t length);
 
 }  // namespace smsgw

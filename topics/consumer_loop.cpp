@@ -43,6 +43,23 @@ int onStatistics(rd_kafka_t*, char* json, size_t length, void* opaque) {
   return 0;  // librdkafka frees the text
 }
 
+// The background commit of the stored offsets (every 500 ms, and when partitions are revoked):
+// counted, so an operator sees commits fail, and a test can wait for a commit to have happened
+// instead of sleeping. With nothing stored since the last one, librdkafka reports
+// _NO_OFFSET, which is no failure.
+void onOffsetCommit(rd_kafka_t*, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t*,
+                    void* opaque) {
+  const auto* group = static_cast<const std::string*>(opaque);
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    metrics::offsetsCommitted(*group, "committed");
+  } else if (err == RD_KAFKA_RESP_ERR__NO_OFFSET) {
+    metrics::offsetsCommitted(*group, "nothing_new");
+  } else {
+    metrics::offsetsCommitted(*group, "failed");
+    spdlog::warn("group {}: could not commit offsets: {}", *group, rd_kafka_err2str(err));
+  }
+}
+
 // What a rebalance gives or takes, applied the way the group's protocol wants: an eager one
 // (range, roundrobin) takes every partition from every member and hands the whole assignment
 // out again; a cooperative one (cooperative-sticky) moves only the partitions that change
@@ -99,6 +116,7 @@ KafkaHandle connectConsumer(const ConsumerConfig& config) {
   set("partition.assignment.strategy", config.assignment_strategy);
   rd_kafka_conf_set_stats_cb(conf.get(), onStatistics);
   rd_kafka_conf_set_rebalance_cb(conf.get(), onRebalance);
+  rd_kafka_conf_set_offset_commit_cb(conf.get(), onOffsetCommit);
   rd_kafka_conf_set_opaque(conf.get(), const_cast<std::string*>(&config.group_id));
   setKafkaConfs(conf.get(), config.properties);
   KafkaHandle consumer = newKafka(RD_KAFKA_CONSUMER, std::move(conf));

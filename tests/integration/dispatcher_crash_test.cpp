@@ -4,6 +4,7 @@
 #include <soci/soci.h>
 
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "db/database.h"
@@ -11,6 +12,8 @@
 #include "domain/ids.h"
 #include "domain/webhook_signature.h"
 #include "tests/support/child_process.h"
+#include "tests/support/eventually.h"
+#include "tests/support/http_test_client.h"
 #include "tests/support/scratch_database.h"
 #include "tests/support/webhook_receiver.h"
 #include "topics/event_writer.h"
@@ -39,10 +42,13 @@ class DispatcherCrash : public ::testing::Test {
   }
 
   std::unique_ptr<ChildProcess> dispatcher() {
-    std::map<std::string, std::string> env = {
-        {"DATABASE_URL", scratch_.url()},          {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
-        {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"}, {"WEBHOOK_TIMEOUT_MS", "20000"},
-        {"WEBHOOK_RETRY_POLL_MS", "100"},          {"WEBHOOK_RETRY_LEASE_SECONDS", "3"}};
+    std::map<std::string, std::string> env = {{"DATABASE_URL", scratch_.url()},
+                                              {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
+                                              {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"},
+                                              {"WEBHOOK_TIMEOUT_MS", "20000"},
+                                              {"WEBHOOK_RETRY_POLL_MS", "100"},
+                                              {"WEBHOOK_RETRY_LEASE_SECONDS", "3"},
+                                              {"METRICS_PORT", std::to_string(metrics_port_)}};
     auto log = (std::filesystem::temp_directory_path() / ("whcrash-" + run_ + ".log")).string();
     return std::make_unique<ChildProcess>(SMSGW_DISPATCHER_PATH, std::vector<std::string>{}, env,
                                           log);
@@ -55,6 +61,20 @@ class DispatcherCrash : public ::testing::Test {
     tx.commit();
   }
 
+  // The dispatcher's offset commits so far, whatever their result (0 until it answers).
+  long long offsetCommits() {
+    Reply scraped =
+        HttpTestClient("http://127.0.0.1:" + std::to_string(metrics_port_)).call("GET", "/metrics");
+    long long commits = 0;
+    std::istringstream lines(scraped.raw_body);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("smsgw_consumer_offset_commits_total{", 0) == 0)
+        commits += std::stoll(line.substr(line.rfind(' ') + 1));
+    }
+    return commits;
+  }
+
+  int metrics_port_ = freeLoopbackPort();
   ScratchDatabase scratch_;
   db::Database db_{scratch_.url(), 2};
   WebhookReceiver receiver_;
@@ -95,7 +115,11 @@ TEST_F(DispatcherCrash, AnEventWhoseFirstAttemptWasInFlightWhenTheDispatcherDied
   first->start();
   raise();
   ASSERT_EQ(receiver_.waitFor(1, 60s).size(), 1u) << "the first attempt, in flight";
-  std::this_thread::sleep_for(2s);  // well past the consumer's offset commit interval
+  // Two background commits begun since the attempt was in flight: had the event's offset been
+  // stored before its attempt was settled, the first of them would have committed it.
+  long long commits = offsetCommits();
+  ASSERT_TRUE(eventually([&] { return offsetCommits() >= commits + 2; }, 30s))
+      << "the dispatcher never committed its offsets";
   first->kill9();
   EXPECT_EQ(count(db_, "SELECT count(*) FROM webhook_retries") +
                 count(db_, "SELECT count(*) FROM webhook_deliveries"),

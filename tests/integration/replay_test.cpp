@@ -231,8 +231,10 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
     EXPECT_EQ(summary.value("applied", -1), 0) << topic.name << ": the replay changed something";
     EXPECT_EQ(summary.value("dead_lettered", -1), 0) << topic.name;
   }
-  // Whatever a replay would have raised has had time to reach the database and the carrier.
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // Each replay ran its handlers in smsgw-admin and reported them before it returned, so its
+  // writes are done; whatever it raised would travel through the outbox, which the pipeline
+  // drains before it is quiet.
+  ASSERT_TRUE(eventually([&] { return quiet(); }, 60)) << statusCounts();
   EXPECT_EQ(footprint(), before);
   EXPECT_EQ(query("SELECT count(*) FROM outbox WHERE created_at > now() - interval '5 seconds'"), 0)
       << "the replay wrote nothing to publish";
@@ -269,7 +271,8 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
   EXPECT_TRUE(eventually(
       [&] { return handled_again() - before_reset == records["carrier.receipts"]; }, 120))
       << handled_again() - before_reset << " of " << records["carrier.receipts"];
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // A record is logged once its handler's transaction has ended.
+  ASSERT_TRUE(eventually([&] { return quiet(); }, 60)) << statusCounts();
   EXPECT_EQ(footprint(), before);
 }
 
@@ -285,8 +288,11 @@ TEST_F(ReplayTest, ReplayingReceiptsFromATimeRestoresExactlyTheEffectsARestoreLo
   // Receipts of the first 100 sends are before the incident's time and stay applied.
   send(customer, 100, "early");
   ASSERT_TRUE(delivered(100));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::string incident_start = formatIso(std::chrono::system_clock::now());
+  // Record times are in milliseconds: the incident starts at the next one, after every early
+  // receipt (each already applied) and before any late one (each a carrier round trip away).
+  std::string incident_start =
+      formatIso(std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now()) +
+                std::chrono::milliseconds(1));
 
   // The receipt worker is stopped: 300 sends reach the carrier, and their receipts pile up.
   stack_.stopWorkers(Worker::Receipt);

@@ -6,16 +6,15 @@
 
 #include <chrono>
 #include <set>
-#include <thread>
 
 #include "domain/crypto.h"
 
 using namespace smsgw;
 
 TEST(Ids, APublicIdIsItsPrefixAnd24Base62CharactersAndLaterIdsSortLater) {
-  std::string first = newId("msg");
-  std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  std::string second = newId("msg");
+  auto made_at = std::chrono::system_clock::now();
+  std::string first = newId("msg", made_at);
+  std::string second = newId("msg", made_at + std::chrono::milliseconds(1));
   ASSERT_EQ(first.size(), 4u + 24u);
   EXPECT_EQ(first.substr(0, 4), "msg_");
   EXPECT_EQ(
@@ -31,9 +30,9 @@ TEST(Ids, APublicIdIsItsPrefixAnd24Base62CharactersAndLaterIdsSortLater) {
 }
 
 TEST(Ids, AnEventIdIsAVersion7UuidThatSortsByTime) {
-  std::string first = crypto::uuid7();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  std::string second = crypto::uuid7();
+  auto made_at = std::chrono::system_clock::now();
+  std::string first = crypto::uuid7(made_at);
+  std::string second = crypto::uuid7(made_at + std::chrono::milliseconds(1));
   ASSERT_EQ(first.size(), 36u);
   EXPECT_EQ(first[14], '7') << first;
   EXPECT_NE(std::string("89ab").find(first[19]), std::string::npos) << first;
