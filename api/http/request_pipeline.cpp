@@ -100,6 +100,12 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   return serve();
 }
 
+void RequestPipeline::useErrorDialectOfRoute(ApiRequest& req) const {
+  if (req.path.empty()) return;  // refused before its target was read
+  auto match = router_.match(req.method, req.path);
+  if (match.route) req.error_dialect = match.route->options.errors;
+}
+
 ApiResponse RequestPipeline::answerForError(const ApiRequest& req,
                                             const std::exception_ptr& error) const {
   try {
@@ -120,6 +126,13 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req,
           response.body = {{"jsonrpc", "2.0"},
                            {"id", nullptr},
                            {"error", {{"code", -32700}, {"message", "Parse error"}}}};
+        // JSON the body reader refuses (a NUL in a string): no request JSON-RPC can answer.
+        if (e.code() == ErrorCode::VALIDATION_ERROR) {
+          response.status = 400;
+          response.body = {{"jsonrpc", "2.0"},
+                           {"id", nullptr},
+                           {"error", {{"code", -32600}, {"message", "Invalid Request"}}}};
+        }
         // An MCP client learns from a 401 where to get a token (RFC 9728 5.1).
         if (response.status == 401)
           response.headers.emplace_back("WWW-Authenticate", mcpChallenge(app_.config, e.code()));

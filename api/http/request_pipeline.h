@@ -25,6 +25,9 @@ class RequestPipeline {
   // The body, the account's state and permissions, then the route admit() chose, for the
   // caller it set. Throws what they throw.
   ApiResponse run(ApiRequest& req, const Route& route);
+  // A request the edge refused (a query that is not text, say) whose path names a route is
+  // answered in that route's error shape (OAuth's, JSON-RPC's), as its documentation says.
+  void useErrorDialectOfRoute(ApiRequest& req) const;
   // The spec's answer to an error: a domain error as the table says, anything else 500.
   ApiResponse answerForError(const ApiRequest& req, const std::exception_ptr& error) const;
 

@@ -252,7 +252,10 @@ class Handler final : public Http::Handler {
     ApiRequest& req = exchange.edge.request;
     RequestPipeline& pipeline = dispatch_->pipeline;
     try {
-      if (exchange.edge.refusal) throw *exchange.edge.refusal;
+      if (exchange.edge.refusal) {
+        pipeline.useErrorDialectOfRoute(req);
+        throw *exchange.edge.refusal;
+      }
       const Route& route = pipeline.admit(req, exchange.rate);
       if (route.options.slow) return runOnSlowLane(std::move(exchange), route);
       ApiResponse response;

@@ -171,6 +171,14 @@ TEST(Mcp, MalformedMessagesGetJsonRpcErrors) {
                nullptr, &garbage);
   EXPECT_EQ(unparsable.status, 400);
   EXPECT_EQ(unparsable.body["error"]["code"], -32700);
+  // JSON the API never reads (a NUL in a string) is no request either (found by Schemathesis).
+  std::string with_nul =
+      R"({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"a": "\u0000"}})";
+  Reply unreadable =
+      api.call("POST", "/mcp", bearer(owner.test_key, {{"Content-Type", "application/json"}}),
+               nullptr, &with_nul);
+  EXPECT_EQ(unreadable.status, 400) << unreadable.raw_body;
+  EXPECT_EQ(unreadable.body["error"]["code"], -32600) << unreadable.raw_body;
   Reply initialize = send({{"jsonrpc", "2.0"},
                            {"id", 2},
                            {"method", "initialize"},

@@ -215,6 +215,19 @@ TEST(OAuth, AnUnregisteredRedirectIsShownNeverFollowed) {
   EXPECT_EQ(native.open().page.status, 400);
 }
 
+// Found by Schemathesis: a query the edge cannot read answered in the spec's shape, which the
+// authorization endpoint does not speak.
+TEST(OAuth, AnUnreadableAuthorizationRequestIsRefusedInOAuthsShape) {
+  HttpTestClient api(apiUrl());
+  for (const char* query : {"client_id=%FF&response_type=code", "client_id=a%01b"}) {
+    Reply refused = api.call("GET", std::string("/oauth/authorize?") + query);
+    EXPECT_EQ(refused.status, 400) << query;
+    EXPECT_EQ(refused.body.value("error", ""), "invalid_request") << refused.raw_body;
+    EXPECT_TRUE(refused.body.contains("error_description_fr")) << refused.raw_body;
+    EXPECT_TRUE(refused.header("location").empty());
+  }
+}
+
 TEST(OAuth, RegistrationRefusesRedirectsThatCouldLeakACode) {
   HttpTestClient api(apiUrl());
   for (const char* uri : {"http://app.example/cb", "https://app.example/cb#frag",
