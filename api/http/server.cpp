@@ -8,7 +8,7 @@
 
 #include "adapters/log.h"
 #include "adapters/metrics.h"
-#include "adapters/pistache_header.h"
+#include "api/http/answer_bytes.h"
 #include "api/http/client_address.h"
 #include "api/http/client_connection.h"
 #include "api/http/edge_request.h"
@@ -85,9 +85,7 @@ std::string jsonText(const nlohmann::json& value) {
 struct Exchange {
   std::weak_ptr<Tcp::Peer> peer;
   std::shared_ptr<ClientConnection> connection;
-  Tcp::Transport* transport = nullptr;
-  Http::Handler* handler = nullptr;
-  Http::Version version = Http::Version::Http11;
+  int http_minor = 1;
   bool keep_alive = true;
   std::chrono::steady_clock::time_point started;
   EdgeRequest edge;
@@ -118,7 +116,8 @@ void accessLog(const Exchange& exchange, int status, size_t bytes_out) {
 }
 
 // Writes the answer, then lets the connection idle or close as the request asked. Callable on
-// any thread: Pistache queues the write to the peer's reactor.
+// any thread: Pistache queues the write to the peer's reactor (answer_bytes.h says why not
+// through its ResponseWriter).
 void answer(Exchange& exchange, ApiResponse response) {
   auto peer = exchange.peer.lock();
   if (!peer) {  // the client left; nothing to write to
@@ -126,7 +125,8 @@ void answer(Exchange& exchange, ApiResponse response) {
     exchange.connection->answered(false, std::chrono::steady_clock::now());
     return;
   }
-  Http::ResponseWriter writer(exchange.version, exchange.transport, exchange.handler, peer);
+  AnswerHead head{exchange.http_minor, response.status, {}};
+  head.headers.emplace_back("Connection", exchange.keep_alive ? "keep-alive" : "close");
   if (exchange.rate) {
     response.headers.emplace_back("X-RateLimit-Limit", std::to_string(exchange.rate->limit));
     response.headers.emplace_back("X-RateLimit-Remaining",
@@ -134,24 +134,21 @@ void answer(Exchange& exchange, ApiResponse response) {
     response.headers.emplace_back("X-RateLimit-Reset", std::to_string(exchange.rate->reset_unix));
   }
   response.headers.emplace_back("X-Request-Id", exchange.edge.request_id);
-  writer.headers().add<Http::Header::Connection>(
-      exchange.keep_alive ? Http::ConnectionControl::KeepAlive : Http::ConnectionControl::Close);
-  for (const auto& [name, value] : response.headers)
-    writer.headers().add(std::make_shared<NamedHeader>(name, value));
+  head.headers.insert(head.headers.end(), std::make_move_iterator(response.headers.begin()),
+                      std::make_move_iterator(response.headers.end()));
   // A HEAD request is answered with headers alone (RFC 9110 9.3.2).
   bool with_body = response.has_body && exchange.edge.request.method != "HEAD";
   bool as_text = !response.content_type.empty();
   std::string body = !with_body ? "" : as_text ? std::move(response.text) : jsonText(response.body);
-  auto code = static_cast<Http::Code>(response.status);
+  if (with_body)
+    head.headers.emplace_back("Content-Type", as_text ? response.content_type : "application/json");
   auto connection = exchange.connection;
   bool keep_alive = exchange.keep_alive;
+  std::string bytes = answerBytes(head, body);
   // Answers leave in the order they are queued: behind earlier ones, ahead of later ones.
-  auto sent = connection->queueAnswer([&] {
-    if (!with_body) return writer.send(code);
-    return writer.send(code, body,
-                       as_text ? Http::Mime::MediaType::fromString(response.content_type)
-                               : MIME(Application, Json));
-  });
+  size_t length = bytes.size();
+  auto sent =
+      connection->queueAnswer([&] { return peer->send(RawBuffer(std::move(bytes), length)); });
   sent.then([connection, keep_alive](
                 ssize_t) { connection->answered(keep_alive, std::chrono::steady_clock::now()); },
             [connection](std::exception_ptr&) {
@@ -226,9 +223,7 @@ class Handler final : public Http::Handler {
     Exchange exchange;
     exchange.peer = peer;
     exchange.connection = std::move(connection);
-    exchange.transport = transport();
-    exchange.handler = this;
-    exchange.version = http_minor == 0 ? Http::Version::Http10 : Http::Version::Http11;
+    exchange.http_minor = http_minor == 0 ? 0 : 1;
     exchange.keep_alive = keep_alive;
     exchange.started = std::chrono::steady_clock::now();
     return exchange;

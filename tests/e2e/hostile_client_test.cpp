@@ -83,7 +83,7 @@ TEST(HostileClient, ABodyDeclaredTooLargeIsRefusedBeforeItIsSentAndTheConnection
   auto response = connection.read();  // not one byte of the 20 MB was sent
   ASSERT_TRUE(response);
   expectSpecError(*response, 413, "FST_ERR_CTP_BODY_TOO_LARGE");
-  EXPECT_EQ(response->header("connection"), "Close");
+  EXPECT_EQ(response->header("connection"), "close");
   EXPECT_TRUE(connection.closesWithin(20s));
 
   // Sent in full, 6 MiB is refused the same way (never as an empty body).
@@ -493,7 +493,7 @@ TEST(HostileClient, MutatedRequestsToEveryKindOfRouteAreAnsweredInTheSpecShape) 
       EXPECT_FALSE(response->json.is_discarded()) << response->body.substr(0, 200);
     }
     if (response->status == 500) server_errors++;
-    if (response->header("connection") == "Close")
+    if (response->header("connection") == "close")
       connection = std::make_unique<RawHttpConnection>(apiUrl());
   }
   std::printf(
