@@ -73,6 +73,24 @@ install_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Schemathesis (PyPI, tests/contract/schemathesis.sh) in a virtual environment of its own,
+# from a pinned requirements file; reinstalled only when that file changes.
+install_python_checks() {
+  local venv="${SMSGW_TOOLS_DIR:-$HOME/.cache/smsgw}/schemathesis"
+  local wanted="$REPO_ROOT/tests/contract/requirements.txt"
+  if [ -x "$venv/bin/st" ] && cmp -s "$wanted" "$venv/requirements.txt"; then return 0; fi
+  if ! python3 -c 'import ensurepip' 2>/dev/null; then
+    log "installing: python3-venv"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+  fi
+  log "installing: schemathesis (PyPI) into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$wanted"
+  cp "$wanted" "$venv/requirements.txt"
+}
+
 # An e2e test verifies our signatures with the Standard Webhooks reference library (npm), and the
 # contract tests run npm tools (tests/contract).
 install_npm_checks() {
