@@ -3,26 +3,40 @@
 #include <soci/soci.h>
 
 #include <cassert>
-#include <stdexcept>
 
 namespace smsgw::db {
+namespace {
+
+constexpr std::pair<std::string_view, LedgerOutcome> kOutcomes[] = {
+    {"POSTED", LedgerOutcome::Posted},
+    {"ALREADY_POSTED", LedgerOutcome::AlreadyPosted},
+    {"INSUFFICIENT_BALANCE", LedgerOutcome::InsufficientBalance},
+};
+
+}  // namespace
+
+const Procedure kPostLedgerEntry{"post_ledger_entry",
+                                 {{"p_account", "text"},
+                                  {"p_amount", "bigint"},
+                                  {"p_kind", "text"},
+                                  {"p_reference", "text"},
+                                  {"p_description", "text"}},
+                                 "TABLE(outcome text, balance_after bigint)",
+                                 verdictTexts(kOutcomes)};
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& p) {
   assert(p.amount_cents != 0);
-  // The balance check, the change and the ledger row are one call (the SQL function
-  // post_ledger_entry), which also says what came of it: the rules live there alone.
+  // The balance check, the change and the ledger row are one call, which also says what came
+  // of it: the rules live in the function alone.
   std::string outcome;
   long long balance_after = 0;
   soci::indicator balance_ind = soci::i_null;
-  sql << "SELECT outcome, balance_after FROM post_ledger_entry(:account, :amount, :kind, :ref, "
-         ":description)",
-      soci::use(p.account_id), soci::use(p.amount_cents), soci::use(p.kind),
-      soci::use(p.reference_id), soci::use(p.description), soci::into(outcome),
-      soci::into(balance_after, balance_ind);
-  if (outcome == "POSTED") return {LedgerOutcome::Posted, balance_after};
-  if (outcome == "ALREADY_POSTED") return {LedgerOutcome::AlreadyPosted};
-  if (outcome == "INSUFFICIENT_BALANCE") return {LedgerOutcome::InsufficientBalance};
-  throw std::logic_error("post_ledger_entry answered " + outcome);
+  sql << kPostLedgerEntry.callText("outcome, balance_after"), soci::use(p.account_id, "p_account"),
+      soci::use(p.amount_cents, "p_amount"), soci::use(p.kind, "p_kind"),
+      soci::use(p.reference_id, "p_reference"), soci::use(p.description, "p_description"),
+      soci::into(outcome), soci::into(balance_after, balance_ind);
+  LedgerOutcome verdict = verdictOf(kPostLedgerEntry, kOutcomes, outcome);
+  return {verdict, verdict == LedgerOutcome::Posted ? balance_after : 0};
 }
 
 }  // namespace smsgw::db

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "db/procedures/procedure.h"
+
 namespace smsgw::db {
 
 struct LedgerPosting {
@@ -22,6 +24,9 @@ struct LedgerResult {
   LedgerOutcome outcome;
   long long balance_after_cents = 0;
 };
+
+// The SQL function post_ledger_entry, which holds the rules (procedure.h says how it is called).
+extern const Procedure kPostLedgerEntry;
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& posting);
 

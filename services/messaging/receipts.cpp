@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "adapters/log.h"
+#include "db/procedures/apply_carrier_receipt.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
@@ -19,30 +20,36 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   const ReceiptDecision decision = decideReceipt(receipt);
   const Move move = decision.move;
   const std::string& error_code = decision.error_code;
-  soci::indicator error_ind = error_code.empty() ? soci::i_null : soci::i_ok;
   const Transition& transition = transitionOf(move);
-  std::string next(toString(transition.to)), type(transition.event);
   // The message's id, account, to, from and mode are filled in by apply_carrier_receipt.
-  auto event = topics::prepareEvent(
-      {"", type, true, receiptEvent(move, receipt.status, receipt.errors, error_code)});
-  std::string payload = receipt.toJson().dump(), topic(topics::kEvents.name), outcome;
-  std::string at = formatIso(now);
-  ChargedMessage message;
-  std::string to;
-  int live = 0;
-  soci::indicator id_ind, account_ind, to_ind, live_ind, attempt_ind, cost_ind;
+  auto event =
+      topics::prepareEvent({"", std::string(transition.event), true,
+                            receiptEvent(move, receipt.status, receipt.errors, error_code)});
   // Takes the carrier id's lock before its first read (see receipts.h).
-  sql << "SELECT outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents "
-         "FROM apply_carrier_receipt(:cid, :next, :code, :receipt::jsonb, :event_id::uuid, "
-         ":type, :record::jsonb, :topic, :now::timestamptz, NULLIF(:request, ''))",
-      soci::use(receipt.carrier_message_id), soci::use(next), soci::use(error_code, error_ind),
-      soci::use(payload), soci::use(event.id), soci::use(type), soci::use(event.record_json),
-      soci::use(topic), soci::use(at), soci::use(RequestScope::current()), soci::into(outcome),
-      soci::into(message.id, id_ind), soci::into(message.account_id, account_ind),
-      soci::into(to, to_ind), soci::into(live, live_ind), soci::into(message.attempt, attempt_ind),
-      soci::into(message.cost_cents, cost_ind);
-  if (outcome == "UNCHANGED") return ReceiptOutcome::Unchanged;
-  if (outcome == "HELD") return ReceiptOutcome::HeldEarly;
+  db::ReceiptApplied applied = db::applyCarrierReceipt(
+      sql,
+      {.carrier_message_id = receipt.carrier_message_id,
+       .next_status = std::string(toString(transition.to)),
+       .error_code = error_code.empty() ? std::nullopt : std::optional<std::string>(error_code),
+       .receipt = receipt.toJson().dump(),
+       .event_id = event.id,
+       .event_type = std::string(transition.event),
+       .event_record = event.record_json,
+       .events_topic = std::string(topics::kEvents.name),
+       .now = now,
+       .request_id = RequestScope::current()});
+  switch (applied.verdict) {
+    case db::ReceiptVerdict::Unchanged:
+      return ReceiptOutcome::Unchanged;
+    case db::ReceiptVerdict::Held:
+      return ReceiptOutcome::HeldEarly;
+    case db::ReceiptVerdict::Applied:
+      break;
+  }
+  ChargedMessage message{applied.message_id, applied.account_id, applied.send_attempt,
+                         applied.cost_cents};
+  const std::string& to = applied.to_number;
+  const bool live = applied.live;
   ReceiptFollowUp follow_up = followUpOf(move, live);
   if (follow_up.refund) refundCharge(sql, message, "carrier could not send");
   if (follow_up.counts_against_destination) {

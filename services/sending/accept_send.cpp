@@ -5,6 +5,7 @@
 
 #include "adapters/log.h"
 #include "db/json_rows.h"
+#include "db/procedures/accept_outbound_message.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -80,46 +81,52 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
                                      const SendRequest& send, const SendPolicy& policy, Accepted& m,
                                      bool queue_again, TimePoint now) {
   std::string mode(toString(caller.mode));
-  std::string consent = m.consent_type;
-  soci::indicator consent_ind = consent.empty() ? soci::i_null : soci::i_ok;
-  std::string charge_reference = messaging::chargeReference(m.id, m.attempt);
-  std::string charge_description =
-      "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)";
-  int queue_again_flag = queue_again ? 1 : 0;
   // Accept or Requeue: both raise message.queued with the same payload.
   auto event = topics::prepareEvent(
       {caller.account_id, std::string(messaging::transitionOf(messaging::Move::Accept).event),
        caller.live(), messaging::queuedEvent({m.id, send.from.str(), send.to.str()})});
-  std::string events_topic(topics::kEvents.name), outbound_topic(topics::kSmsOutbound.name);
-  std::string outbound_record =
-      topics::OutboundSms{m.id, caller.account_id, send.from.str(), mode}.toJson().dump();
-  std::string refusal, send_at, rendered, at = formatIso(now);
-  soci::indicator refusal_ind = soci::i_null, send_at_ind = soci::i_null,
-                  rendered_ind = soci::i_null;
-  sql << "SELECT * FROM accept_outbound_message(:id, :a, :mode, :from, :to, :body, :parts, "
-         ":cost, :price, :sha, :consent, :queue_again::int::boolean, :attempt, :charge_ref, "
-         ":charge_description, :toll_free, :local, :event_id::uuid, :event::jsonb, "
-         ":events_topic, :outbound_topic, :outbound, :now::timestamptz, NULLIF(:request, ''))",
-      soci::use(m.id), soci::use(caller.account_id), soci::use(mode), soci::use(send.from.str()),
-      soci::use(send.to.str()), soci::use(send.body), soci::use(m.parts), soci::use(m.cost_cents),
-      soci::use(m.part_price_cents), soci::use(m.body_sha256), soci::use(consent, consent_ind),
-      soci::use(queue_again_flag), soci::use(m.attempt), soci::use(charge_reference),
-      soci::use(charge_description), soci::use(policy.toll_free_parts_per_minute),
-      soci::use(policy.local_parts_per_minute), soci::use(event.id), soci::use(event.record_json),
-      soci::use(events_topic), soci::use(outbound_topic), soci::use(outbound_record), soci::use(at),
-      soci::use(RequestScope::current()), soci::into(refusal, refusal_ind),
-      soci::into(send_at, send_at_ind), soci::into(rendered, rendered_ind);
-  if (refusal_ind == soci::i_ok) {
-    if (refusal == "INSUFFICIENT_BALANCE")
-      throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", m.cost_cents}});
-    if (refusal == "PHONE_NUMBER_NOT_OWNED")
-      throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", send.from.str()}});
-    // ALREADY_QUEUED: unreachable under the Idempotency-Key's row lock; the client may retry.
-    throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
+  db::OutboundAcceptance acceptance{
+      .message_id = m.id,
+      .account_id = caller.account_id,
+      .mode = mode,
+      .from = send.from.str(),
+      .to = send.to.str(),
+      .body = send.body,
+      .parts = m.parts,
+      .cost_cents = m.cost_cents,
+      .part_price_cents = m.part_price_cents,
+      .body_sha256 = m.body_sha256,
+      .consent_type =
+          m.consent_type.empty() ? std::nullopt : std::optional<std::string>(m.consent_type),
+      .queue_again = queue_again,
+      .attempt = m.attempt,
+      .charge_reference = messaging::chargeReference(m.id, m.attempt),
+      .charge_description = "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)",
+      .toll_free_parts_per_minute = policy.toll_free_parts_per_minute,
+      .local_parts_per_minute = policy.local_parts_per_minute,
+      .event_id = event.id,
+      .event_record = event.record_json,
+      .events_topic = std::string(topics::kEvents.name),
+      .outbound_topic = std::string(topics::kSmsOutbound.name),
+      .outbound_record =
+          topics::OutboundSms{m.id, caller.account_id, send.from.str(), mode}.toJson().dump(),
+      .now = now,
+      .request_id = RequestScope::current()};
+  db::OutboundAccepted accepted = db::acceptOutboundMessage(sql, acceptance);
+  if (accepted.refusal) {
+    switch (*accepted.refusal) {
+      case db::OutboundRefusal::InsufficientBalance:
+        throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", m.cost_cents}});
+      case db::OutboundRefusal::PhoneNumberNotOwned:
+        throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from", send.from.str()}});
+      case db::OutboundRefusal::AlreadyQueued:
+        // Unreachable under the Idempotency-Key's row lock; the client may retry.
+        throw ApiError(ErrorCode::CONFLICT, {{"reason", "idempotent_request_raced"}});
+    }
   }
-  if (send_at_ind == soci::i_ok) m.send_at = send_at;
-  if (rendered_ind != soci::i_ok) return std::nullopt;
-  return nlohmann::json::parse(rendered);
+  m.send_at = accepted.send_at;
+  if (!accepted.rendered) return std::nullopt;
+  return nlohmann::json::parse(*accepted.rendered);
 }
 
 }  // namespace

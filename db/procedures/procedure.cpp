@@ -1,0 +1,26 @@
+#include "db/procedures/procedure.h"
+
+#include "db/ledger.h"
+#include "db/procedures/accept_outbound_message.h"
+#include "db/procedures/apply_carrier_receipt.h"
+
+namespace smsgw::db {
+
+std::string Procedure::callText(std::string_view columns) const {
+  std::string text = "SELECT " + std::string(columns) + " FROM " + std::string(name) + "(";
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const ProcedureArgument& argument = arguments[i];
+    if (i > 0) text += ", ";
+    text += std::string(argument.name) + " => :" + std::string(argument.name) + "::";
+    text += std::string(argument.bound_as.empty() ? argument.type : argument.bound_as);
+  }
+  return text + ")";
+}
+
+const std::vector<const Procedure*>& typedProcedures() {
+  static const std::vector<const Procedure*> all = {&kPostLedgerEntry, &kAcceptOutboundMessage,
+                                                    &kApplyCarrierReceipt};
+  return all;
+}
+
+}  // namespace smsgw::db
