@@ -1,6 +1,7 @@
 #include "db/procedures/procedure.h"
 
 #include "db/ledger.h"
+#include "db/procedures/accept_broadcast_batch.h"
 #include "db/procedures/accept_outbound_message.h"
 #include "db/procedures/apply_carrier_receipt.h"
 
@@ -19,7 +20,7 @@ std::string Procedure::callText(std::string_view columns) const {
 
 const std::vector<const Procedure*>& typedProcedures() {
   static const std::vector<const Procedure*> all = {&kPostLedgerEntry, &kAcceptOutboundMessage,
-                                                    &kApplyCarrierReceipt};
+                                                    &kApplyCarrierReceipt, &kAcceptBroadcastBatch};
   return all;
 }
 

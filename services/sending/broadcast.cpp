@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "adapters/log.h"
+#include "db/procedures/accept_broadcast_batch.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -227,31 +228,35 @@ BatchOutcome acceptBatch(const SendServices& services, const Caller& caller,
                          const BroadcastRequest& request, const Plan& plan, size_t begin,
                          size_t end, TimePoint now) {
   std::string members = batchMembers(caller, request, plan, begin, end);
-  std::string mode(toString(caller.mode)), at = formatIso(now), events_topic(topics::kEvents.name),
-                                           outbound_topic(topics::kSmsOutbound.name),
-                                           body_sha256 = crypto::sha256Hex(request.body);
   db::Session sql(services.db);
   soci::transaction tx(*sql);
-  soci::rowset<soci::row> rows =
-      (sql->prepare << "SELECT * FROM accept_broadcast_batch(:b, :a, :m, :f, :body, :parts, "
-                       ":price, :sha, :toll_free, :local, :events_topic, :outbound_topic, "
-                       ":members::jsonb, :now::timestamptz, NULLIF(:request, ''))",
-       soci::use(plan.broadcast_id), soci::use(caller.account_id), soci::use(mode),
-       soci::use(request.from.str()), soci::use(request.body), soci::use(plan.parts),
-       soci::use(plan.part_price_cents), soci::use(body_sha256),
-       soci::use(services.policy.toll_free_parts_per_minute),
-       soci::use(services.policy.local_parts_per_minute), soci::use(events_topic),
-       soci::use(outbound_topic), soci::use(members), soci::use(at),
-       soci::use(RequestScope::current()));
+  db::BatchAccepted accepted = db::acceptBroadcastBatch(
+      *sql, {.broadcast_id = plan.broadcast_id,
+             .account_id = caller.account_id,
+             .mode = std::string(toString(caller.mode)),
+             .from = request.from.str(),
+             .body = request.body,
+             .parts = plan.parts,
+             .part_price_cents = plan.part_price_cents,
+             .body_sha256 = crypto::sha256Hex(request.body),
+             .toll_free_parts_per_minute = services.policy.toll_free_parts_per_minute,
+             .local_parts_per_minute = services.policy.local_parts_per_minute,
+             .events_topic = std::string(topics::kEvents.name),
+             .outbound_topic = std::string(topics::kSmsOutbound.name),
+             .members = std::move(members),
+             .now = now,
+             .request_id = RequestScope::current()});
   BatchOutcome outcome;
-  for (const soci::row& row : rows) {
-    if (row.get_indicator(0) == soci::i_ok) {
-      outcome.refusal = errorCodeFromName(row.get<std::string>(0));
-      return outcome;  // the transaction rolls back: nothing of the batch is written
-    }
-    ReachedMessage message{row.get<std::string>(2), row.get<std::string>(3), std::nullopt};
-    if (row.get_indicator(4) == soci::i_ok) message.error_code = row.get<std::string>(4);
-    outcome.messaged.emplace(row.get<std::string>(1), std::move(message));
+  if (accepted.refusal) {  // the transaction rolls back: nothing of the batch is written
+    outcome.refusal = *accepted.refusal == db::BatchRefusal::InsufficientBalance
+                          ? ErrorCode::INSUFFICIENT_BALANCE
+                          : ErrorCode::PHONE_NUMBER_NOT_OWNED;
+    return outcome;
+  }
+  for (db::BatchMessage& message : accepted.messages) {
+    outcome.messaged.emplace(
+        message.to_number, ReachedMessage{std::move(message.message_id), std::move(message.status),
+                                          std::move(message.error_code)});
   }
   tx.commit();
   services.relay.notify();
