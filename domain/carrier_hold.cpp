@@ -4,9 +4,12 @@
 
 namespace smsgw {
 
+std::chrono::seconds CarrierHold::waitFor(std::chrono::seconds asked) {
+  return asked <= std::chrono::seconds(0) ? kUnsaid : std::min(asked, kLongest);
+}
+
 void CarrierHold::holdFor(TimePoint now, std::chrono::seconds asked) {
-  std::chrono::seconds wait =
-      asked <= std::chrono::seconds(0) ? kUnsaid : std::min(asked, kLongest);
+  std::chrono::seconds wait = waitFor(asked);
   std::lock_guard lock(mutex_);
   until_ = std::max(until_, now + wait);
 }

@@ -21,7 +21,10 @@ class CarrierHold {
   static constexpr std::chrono::seconds kUnsaid{1};
   static constexpr std::chrono::seconds kLongest{60};
 
-  // Holds until `now` plus `asked`, clamped as above; an earlier hold still running is kept
+  // The wait a 429 that asked for `asked` means, clamped as above (also the Retry-After an
+  // owner-phone code passes on to the client).
+  static std::chrono::seconds waitFor(std::chrono::seconds asked);
+  // Holds until `now` plus waitFor(asked); an earlier hold still running is kept
   // when it ends later.
   void holdFor(TimePoint now, std::chrono::seconds asked);
   // When the hold ends, while it lasts; nothing once it is over.

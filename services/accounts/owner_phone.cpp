@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "db/json_rows.h"
+#include "domain/carrier_hold.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 
@@ -33,7 +34,7 @@ void failForCarrier(const CarrierSendResult& result) {
       throw ApiError(ErrorCode::CARRIER_ERROR, {{"carrier_code", result.error_code}});
     case CarrierSendResult::Kind::Throttled:  // the carrier's wait is the client's
       throw ApiError(ErrorCode::CARRIER_UNAVAILABLE, nullptr,
-                     static_cast<int>(std::max<long long>(1, result.retry_after.count())));
+                     static_cast<int>(CarrierHold::waitFor(result.retry_after).count()));
     case CarrierSendResult::Kind::Unavailable:
       throw ApiError(ErrorCode::CARRIER_UNAVAILABLE);
   }

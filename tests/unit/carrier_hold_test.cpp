@@ -38,6 +38,10 @@ TEST(CarrierHold, AnUnsaidWaitIsShortAndALongOneIsCapped) {
   EXPECT_EQ(hold.heldUntil(now), now + CarrierHold::kUnsaid);
   hold.holdFor(now, seconds(86400));
   EXPECT_EQ(hold.heldUntil(now), now + CarrierHold::kLongest) << "a wrong header stops little";
+  // The same clamp is the Retry-After passed on to a client (an owner-phone code).
+  EXPECT_EQ(CarrierHold::waitFor(seconds(-3)), CarrierHold::kUnsaid);
+  EXPECT_EQ(CarrierHold::waitFor(seconds(7)), seconds(7));
+  EXPECT_EQ(CarrierHold::waitFor(seconds(3600)), CarrierHold::kLongest);
 }
 
 TEST(CarrierHold, AShorterLaterHoldDoesNotCutALongerOneShort) {
