@@ -4,6 +4,7 @@
 #include "db/procedures/accept_broadcast_batch.h"
 #include "db/procedures/accept_outbound_message.h"
 #include "db/procedures/apply_carrier_receipt.h"
+#include "db/procedures/record_carrier_acceptance.h"
 
 namespace smsgw::db {
 
@@ -20,7 +21,8 @@ std::string Procedure::callText(std::string_view columns) const {
 
 const std::vector<const Procedure*>& typedProcedures() {
   static const std::vector<const Procedure*> all = {&kPostLedgerEntry, &kAcceptOutboundMessage,
-                                                    &kApplyCarrierReceipt, &kAcceptBroadcastBatch};
+                                                    &kApplyCarrierReceipt, &kAcceptBroadcastBatch,
+                                                    &kRecordCarrierAcceptance};
   return all;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "adapters/log.h"
+#include "db/procedures/record_carrier_acceptance.h"
 #include "domain/errors.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/deferral.h"
@@ -85,24 +86,25 @@ void accepted(soci::session& sql, const Outgoing& message, const CarrierSendResu
       {charge.account_id, std::string(messaging::transitionOf(decision.move).event), true,
        messaging::sentEvent({charge.id, message.from, message.to}, result.carrier_message_id, parts,
                             settled)});
-  std::string reference = messaging::chargeReference(charge.id, charge.attempt);
-  std::string description = "Carrier counted " + std::to_string(parts) + " parts";
-  std::string topic(topics::kEvents.name), at = formatIso(now);
-  long long cost = 0;
-  int receipt_held = 0;
-  sql << "SELECT cost_cents, receipt_held::int FROM record_carrier_acceptance(:id, :cid, :parts, "
-         ":adjustment, :reference, :description, :event_id::uuid, :record::jsonb, :topic, "
-         ":now::timestamptz, NULLIF(:request, ''))",
-      soci::use(charge.id), soci::use(result.carrier_message_id), soci::use(parts),
-      soci::use(adjustment), soci::use(reference), soci::use(description), soci::use(event.id),
-      soci::use(event.record_json), soci::use(topic), soci::use(at),
-      soci::use(RequestScope::current()), soci::into(cost), soci::into(receipt_held);
-  if (!sql.got_data()) return;  // no longer QUEUED: a replay
-  if (adjustment != 0 && cost != settled) {
+  auto recorded = db::recordCarrierAcceptance(
+      sql, {.message_id = charge.id,
+            .carrier_message_id = result.carrier_message_id,
+            .parts = parts,
+            .adjustment_cents = adjustment,
+            .charge_reference = messaging::chargeReference(charge.id, charge.attempt),
+            .adjustment_description = "Carrier counted " + std::to_string(parts) + " parts",
+            .event_id = event.id,
+            .event_record = event.record_json,
+            .events_topic = std::string(topics::kEvents.name),
+            .now = now,
+            .request_id = RequestScope::current()});
+  if (!recorded) return;  // no longer QUEUED: a replay
+  if (adjustment != 0 && recorded->cost_cents != settled) {
     spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
                  charge.id, parts);
   }
-  if (receipt_held) messaging::applyHeldReceipt(sql, result.carrier_message_id, policy, now);
+  if (recorded->receipt_held)
+    messaging::applyHeldReceipt(sql, result.carrier_message_id, policy, now);
 }
 
 // FAILED at hand-off (message.failed form a), refunded.
