@@ -1,8 +1,7 @@
 #include "topics/event_writer.h"
 
-#include <soci/soci.h>
-
 #include "adapters/log.h"
+#include "db/procedures/raise_event.h"
 #include "domain/crypto.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
@@ -16,14 +15,15 @@ PreparedEvent prepareEvent(const EventDraft& draft) {
 
 std::string raiseEvent(soci::session& sql, const EventDraft& draft) {
   PreparedEvent event = prepareEvent(draft);
-  std::string topic(kEvents.name);
-  int livemode = draft.livemode ? 1 : 0;
-  // One round trip for the event row and its outbox record (the SQL function raise_event):
-  // the record's `created` is the row's, filled in by PostgreSQL.
-  sql << "SELECT raise_event(:id::uuid, :account, :type, :livemode::int::boolean, "
-         ":record::jsonb, :topic, NULLIF(:request, ''))",
-      soci::use(event.id), soci::use(draft.account_id), soci::use(draft.type), soci::use(livemode),
-      soci::use(event.record_json), soci::use(topic), soci::use(RequestScope::current());
+  // One round trip for the event row and its outbox record: the record's `created` is the
+  // row's, filled in by PostgreSQL.
+  db::raiseEventRow(sql, {.event_id = event.id,
+                          .account_id = draft.account_id,
+                          .type = draft.type,
+                          .livemode = draft.livemode,
+                          .record = event.record_json,
+                          .topic = std::string(kEvents.name),
+                          .request_id = RequestScope::current()});
   return event.id;
 }
 

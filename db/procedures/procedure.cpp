@@ -4,6 +4,10 @@
 #include "db/procedures/accept_broadcast_batch.h"
 #include "db/procedures/accept_outbound_message.h"
 #include "db/procedures/apply_carrier_receipt.h"
+#include "db/procedures/claim_handoff.h"
+#include "db/procedures/count_carrier_failure.h"
+#include "db/procedures/end_oauth_grant.h"
+#include "db/procedures/raise_event.h"
 #include "db/procedures/record_carrier_acceptance.h"
 
 namespace smsgw::db {
@@ -20,9 +24,10 @@ std::string Procedure::callText(std::string_view columns) const {
 }
 
 const std::vector<const Procedure*>& typedProcedures() {
-  static const std::vector<const Procedure*> all = {&kPostLedgerEntry, &kAcceptOutboundMessage,
-                                                    &kApplyCarrierReceipt, &kAcceptBroadcastBatch,
-                                                    &kRecordCarrierAcceptance};
+  static const std::vector<const Procedure*> all = {
+      &kPostLedgerEntry,      &kAcceptOutboundMessage,   &kApplyCarrierReceipt,
+      &kAcceptBroadcastBatch, &kRecordCarrierAcceptance, &kClaimHandoff,
+      &kHandoffState};
   return all;
 }
 

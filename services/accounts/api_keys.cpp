@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include "db/json_rows.h"
+#include "db/procedures/end_oauth_grant.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -223,11 +224,10 @@ void revokeKey(db::Database& db, const Caller& caller, const std::string& id, Ti
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
   if (key->oauth) {
     // The whole connection ends with its key: its refresh token and what it registered.
-    std::string because = "key_revoked";
-    int ended = 0;
-    *sql << "SELECT end_oauth_grant(oauth_grant_id, :because, :now::timestamptz) FROM api_keys "
-            "WHERE id = :id",
-        soci::use(because), soci::use(at), soci::use(id), soci::into(ended);
+    std::string grant_id;
+    *sql << "SELECT oauth_grant_id FROM api_keys WHERE id = :id", soci::use(id),
+        soci::into(grant_id);
+    db::endOAuthGrant(*sql, {grant_id, "key_revoked", now});
   }
   tx.commit();
 }

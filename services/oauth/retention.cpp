@@ -2,6 +2,10 @@
 
 #include <soci/soci.h>
 
+#include <vector>
+
+#include "db/procedures/end_oauth_grant.h"
+
 namespace smsgw::oauth {
 
 int pruneSpent(soci::session& sql) {
@@ -28,11 +32,24 @@ int pruneSpent(soci::session& sql) {
 
 int endExpiredGrants(soci::session& sql, TimePoint now) {
   std::string at = formatIso(now);
+  std::vector<std::string> expired(500);
   int ended = 0;
-  sql << "SELECT coalesce(sum(end_oauth_grant(id, 'expired', :now::timestamptz)), 0)::int FROM "
-         "oauth_grants WHERE revoked_at IS NULL AND refresh_expires_at <= :now2::timestamptz",
-      soci::use(at), soci::use(at), soci::into(ended);
+  do {
+    sql << "SELECT id FROM oauth_grants WHERE revoked_at IS NULL AND refresh_expires_at <= "
+           ":now::timestamptz LIMIT 500",
+        soci::use(at), soci::into(expired);
+    for (const auto& grant_id : expired)
+      ended += db::endOAuthGrant(sql, {grant_id, "expired", now}) ? 1 : 0;
+  } while (expired.size() == 500);
   return ended;
+}
+
+OAuthRetentionCounts pruneExpired(db::Database& db, TimePoint now) {
+  db::Session sql(db);
+  OAuthRetentionCounts counts;
+  counts.grants_ended = endExpiredGrants(*sql, now);
+  counts.rows_pruned = pruneSpent(*sql);
+  return counts;
 }
 
 }  // namespace smsgw::oauth

@@ -5,6 +5,7 @@
 
 #include <soci/session.h>
 
+#include "db/database.h"
 #include "domain/clock.h"
 
 namespace smsgw::oauth {
@@ -16,5 +17,12 @@ int pruneSpent(soci::session& sql);
 // (db/functions/end_oauth_grant.sql): the endpoints their tokens registered are deleted. Returns
 // how many ended.
 int endExpiredGrants(soci::session& sql, TimePoint now);
+
+// The periodic pass: both of the above.
+struct OAuthRetentionCounts {
+  int grants_ended = 0;
+  int rows_pruned = 0;
+};
+OAuthRetentionCounts pruneExpired(db::Database& db, TimePoint now);
 
 }  // namespace smsgw::oauth

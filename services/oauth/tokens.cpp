@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "db/procedures/end_oauth_grant.h"
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
@@ -29,15 +30,6 @@ std::string required(const std::map<std::string, std::string>& form, const char*
 
 ApiError invalidGrant(const char* reason) {
   return ApiError(ErrorCode::OAUTH_INVALID_GRANT, {{"reason", reason}});
-}
-
-// Ends a grant: its refresh token, every key it holds and every endpoint it registered stop in
-// this transaction (db/functions/end_oauth_grant.sql).
-void revokeGrant(soci::session& sql, const std::string& grant_id, const std::string& because,
-                 const std::string& at) {
-  int ended = 0;
-  sql << "SELECT end_oauth_grant(:id, :because, :now::timestamptz)", soci::use(grant_id),
-      soci::use(because), soci::use(at), soci::into(ended);
 }
 
 struct Grant {
@@ -120,7 +112,7 @@ nlohmann::json exchangeCode(db::Database& db, const std::map<std::string, std::s
   if (!sql->got_data()) throw invalidGrant("unknown_code");
   if (used) {
     // Someone else has the code: whatever it made is theirs too, so it goes.
-    if (made_ind == soci::i_ok) revokeGrant(*sql, made_grant, "code_reused", at);
+    if (made_ind == soci::i_ok) db::endOAuthGrant(*sql, {made_grant, "code_reused", now});
     tx.commit();
     throw invalidGrant("code_reused");
   }
@@ -171,7 +163,7 @@ nlohmann::json refresh(db::Database& db, const std::map<std::string, std::string
     *sql << "SELECT grant_id FROM oauth_spent_refresh_tokens WHERE token_hash = :hash",
         soci::use(token_hash), soci::into(spent_grant);
     if (!sql->got_data()) throw invalidGrant("unknown_refresh_token");
-    revokeGrant(*sql, spent_grant, "refresh_token_reused", at);
+    db::endOAuthGrant(*sql, {spent_grant, "refresh_token_reused", now});
     tx.commit();
     throw invalidGrant("refresh_token_reused");
   }
@@ -205,7 +197,7 @@ void revokeToken(db::Database& db, const std::map<std::string, std::string>& for
   if (!hint.empty() && hint != "access_token" && hint != "refresh_token")
     throw ApiError(ErrorCode::OAUTH_UNSUPPORTED_TOKEN_TYPE);
   // Either kind of token names its grant; the hint only says where to look first (RFC 7009 2.1).
-  std::string token_hash = crypto::sha256Hex(token), at = formatIso(now);
+  std::string token_hash = crypto::sha256Hex(token);
   db::Session sql(db);
   soci::transaction tx(*sql);
   std::string grant_id;
@@ -214,7 +206,9 @@ void revokeToken(db::Database& db, const std::map<std::string, std::string>& for
           "WHERE k.key_hash = :hash2)) FOR UPDATE",
       soci::use(client_id), soci::use(token_hash), soci::use(token_hash), soci::into(grant_id);
   if (!sql->got_data()) return;
-  revokeGrant(*sql, grant_id, "revoked_by_client", at);
+  // Its refresh token, every key it holds and every endpoint it registered stop in this
+  // transaction.
+  db::endOAuthGrant(*sql, {grant_id, "revoked_by_client", now});
   tx.commit();
 }
 
