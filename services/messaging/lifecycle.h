@@ -1,12 +1,13 @@
 #pragma once
 // The message lifecycle in one place (spec "Message status" and "Events"): the statuses, every
 // move between them with the statuses it may start from and the event it raises, and the
-// payload of every message.* event. Whatever changes a message's status takes the move, its
-// target status and its event from here: the API's send and its retry, the sender (LIVE and
-// simulated), the receipt worker, the inbound worker and the platform's texts. The SQL
-// functions that make a move in one round trip (accept_outbound_message,
-// record_carrier_acceptance, apply_carrier_receipt) are handed the event built here, and an
-// integration test holds their guards, and the interrupted hand-off's, to this table
+// payload of every message.* event. Every status change is written by a file of this folder
+// (services/README.md says which makes which move; tests/layers fails on a message written
+// anywhere else), taking its target status and its event from here. A customer's send is
+// made QUEUED by the SQL function accept_outbound_message (services/sending), and the SQL
+// functions that make a move in one round trip (record_carrier_acceptance,
+// apply_carrier_receipt) are handed the event built here; an integration test holds their
+// guards, and the interrupted hand-off's, to this table
 // (tests/integration/message_lifecycle_test.cpp).
 // Pure; thread-safe.
 

@@ -145,4 +145,12 @@ std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::st
   return pause;
 }
 
+int raiseSpendWarnings(db::Database& db, const SendPolicy& policy) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  int warned = raiseSpendWarnings(*sql, policy);
+  tx.commit();
+  return warned;
+}
+
 }  // namespace smsgw::messaging

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "db/database.h"
 #include "domain/send_policy.h"
 
 namespace smsgw::messaging {
@@ -23,6 +24,8 @@ void reviewOptOutRate(soci::session& sql, const std::string& account_id, const S
 // Raises account.spend_warning for every account whose SMS spend of the last hour is over its
 // threshold; returns how many were raised. Run periodically.
 int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy);
+// The same in a transaction of its own.
+int raiseSpendWarnings(db::Database& db, const SendPolicy& policy);
 
 struct SendingPause {
   std::string paused_until;  // ISO 8601 UTC

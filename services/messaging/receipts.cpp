@@ -70,4 +70,13 @@ void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
   applyReceipt(sql, topics::CarrierReceipt::parse(payload), policy, now);
 }
 
+ReceiptOutcome applyReceipt(db::Database& db, const topics::CarrierReceipt& receipt,
+                            const SendPolicy& policy, TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  ReceiptOutcome outcome = applyReceipt(*sql, receipt, policy, now);
+  tx.commit();
+  return outcome;
+}
+
 }  // namespace smsgw::messaging

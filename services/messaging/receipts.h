@@ -8,6 +8,7 @@
 
 #include <soci/session.h>
 
+#include "db/database.h"
 #include "domain/clock.h"
 #include "domain/send_policy.h"
 #include "topics/records.h"
@@ -17,6 +18,9 @@ namespace smsgw::messaging {
 enum class ReceiptOutcome { Applied, Unchanged, HeldEarly };
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
+                            const SendPolicy& policy, TimePoint now);
+// The same in a transaction of its own.
+ReceiptOutcome applyReceipt(db::Database& db, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy, TimePoint now);
 
 // The sender recording the carrier's acceptance and the receipt worker applying a receipt

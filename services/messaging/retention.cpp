@@ -41,4 +41,12 @@ int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch
   return deleted;
 }
 
+RetentionCounts purgeExpired(db::Database& db, const SendPolicy& policy) {
+  db::Session sql(db);
+  RetentionCounts counts;
+  while (int batch = purgeExpiredBodies(*sql, policy, 1000)) counts.bodies += batch;
+  while (int batch = purgePublishedOutbox(*sql, policy, 5000)) counts.outbox_rows += batch;
+  return counts;
+}
+
 }  // namespace smsgw::messaging

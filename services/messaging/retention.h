@@ -5,6 +5,7 @@
 
 #include <soci/session.h>
 
+#include "db/database.h"
 #include "domain/send_policy.h"
 
 namespace smsgw::messaging {
@@ -15,5 +16,12 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch);
 // Deletes at most `batch` outbox rows published more than outbox_retention_hours ago; returns
 // how many. Rows not yet published are never touched. Safe to run from any number of processes.
 int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch);
+
+// The periodic pass: every expired body and published outbox row, a batch at a time.
+struct RetentionCounts {
+  int bodies = 0;
+  int outbox_rows = 0;
+};
+RetentionCounts purgeExpired(db::Database& db, const SendPolicy& policy);
 
 }  // namespace smsgw::messaging

@@ -142,4 +142,13 @@ int reactivateSuspended(soci::session& sql, const std::string& account_id, TimeP
   return reactivated;
 }
 
+RentOutcome collectRent(db::Database& db, const std::string& number_id, int period, TimePoint as_of,
+                        const RentSettings& settings) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  RentOutcome outcome = collectRent(*sql, number_id, period, as_of, settings);
+  tx.commit();
+  return outcome;
+}
+
 }  // namespace smsgw::numbers

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <string>
 
+#include "db/database.h"
 #include "domain/clock.h"
 
 namespace smsgw::numbers {
@@ -27,6 +28,9 @@ enum class RentOutcome {
 // `as_of` too (a pass run long after the due date), the next one is queued on billing.rent.
 RentOutcome collectRent(soci::session& sql, const std::string& number_id, int period,
                         TimePoint as_of, const RentSettings& settings);
+// The same in a transaction of its own.
+RentOutcome collectRent(db::Database& db, const std::string& number_id, int period, TimePoint as_of,
+                        const RentSettings& settings);
 
 // Collects what the account's SUSPENDED numbers owe, oldest suspension (then oldest number)
 // first, while the

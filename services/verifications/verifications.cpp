@@ -7,18 +7,14 @@
 
 #include "db/json_rows.h"
 #include "db/ledger.h"
-#include "db/outbox.h"
 #include "domain/crypto.h"
 #include "domain/destinations.h"
 #include "domain/display_name.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
-#include "services/messaging/lifecycle.h"
+#include "services/messaging/queued_messages.h"
 #include "services/numbers/sending_number.h"
 #include "services/sending/send_checks.h"
-#include "topics/catalogue.h"
-#include "topics/event_writer.h"
-#include "topics/records.h"
 
 namespace smsgw::verifications {
 namespace {
@@ -155,24 +151,21 @@ std::string codeText(const std::optional<std::string>& app_name, const std::stri
 // charge, message.queued and the sms.outbound record. Returns the message id.
 std::string queueCodeText(soci::session& sql, const Caller& caller, const std::string& from,
                           const E164& to, long long price_cents, TimePoint now) {
-  std::string id = newId("msg"), at = formatIso(now);
+  std::string id = newId("msg");
   if (price_cents > 0) {
     auto posted = db::postLedgerEntry(sql, {caller.account_id, -price_cents, "verification", id,
                                             "Verification code to " + to.str()});
     if (posted.outcome == db::LedgerOutcome::InsufficientBalance)
       throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", price_cents}});
   }
-  sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
-         "segment_count, mode, cost_cents, part_price_cents, is_verification, created_at, "
-         "updated_at) VALUES (:id, :a, 'OUTBOUND', :f, :t, NULL, 'QUEUED', 1, 'LIVE', :cost, 0, "
-         "true, :now::timestamptz, :now2::timestamptz)",
-      soci::use(id), soci::use(caller.account_id), soci::use(from), soci::use(to.str()),
-      soci::use(price_cents), soci::use(at), soci::use(at);
-  topics::raiseEvent(
-      sql, {caller.account_id, std::string(messaging::transitionOf(messaging::Move::Accept).event),
-            true, messaging::queuedEvent({id, from, to.str()})});
-  db::enqueueOutbox(sql, std::string(topics::kSmsOutbound.name), from,
-                    topics::OutboundSms{id, caller.account_id, from, "LIVE"}.toJson().dump());
+  messaging::queueMessage(sql, {.id = id,
+                                .account_id = caller.account_id,
+                                .from = from,
+                                .to = to.str(),
+                                .mode = "LIVE",
+                                .cost_cents = price_cents,
+                                .is_verification = true,
+                                .created_at = now});
   return id;
 }
 
@@ -303,19 +296,27 @@ nlohmann::json verificationPage(db::Database& db, const Caller& caller, int limi
   return {{"data", data}, {"total", total}, {"limit", limit}, {"offset", offset}};
 }
 
-std::optional<std::string> verificationText(soci::session& sql, const std::string& code_secret,
+std::optional<std::string> verificationText(db::Database& db, const std::string& code_secret,
                                             const std::string& message_id) {
+  db::Session sql(db);
   std::string sealed;
   soci::indicator sealed_ind = soci::i_null;
-  sql << "SELECT sealed_code FROM verifications WHERE message_id = :id", soci::use(message_id),
+  *sql << "SELECT sealed_code FROM verifications WHERE message_id = :id", soci::use(message_id),
       soci::into(sealed, sealed_ind);
-  if (!sql.got_data() || sealed_ind != soci::i_ok) return std::nullopt;
+  if (!sql->got_data() || sealed_ind != soci::i_ok) return std::nullopt;
   return crypto::openSealed(sealKey(code_secret), sealed);
 }
 
-void forgetSealedCode(soci::session& sql, const std::string& message_id) {
-  sql << "UPDATE verifications SET sealed_code = NULL WHERE message_id = :id",
-      soci::use(message_id);
+void recordCodeCarrierAnswer(db::Database& db, const messaging::OutgoingMessage& message,
+                             const CarrierSendResult& result,
+                             const messaging::HandoffDecision& decision, const SendPolicy& policy,
+                             TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  messaging::recordCarrierAnswer(*sql, message, result, decision, policy, now);
+  *sql << "UPDATE verifications SET sealed_code = NULL WHERE message_id = :id",
+      soci::use(message.charge.id);
+  tx.commit();
 }
 
 }  // namespace smsgw::verifications

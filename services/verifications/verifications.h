@@ -31,6 +31,7 @@
 #include "domain/clock.h"
 #include "domain/phone.h"
 #include "domain/send_policy.h"
+#include "services/messaging/handoffs.h"
 #include "topics/outbox_relay.h"
 
 namespace smsgw::verifications {
@@ -73,9 +74,14 @@ nlohmann::json verificationPage(db::Database& db, const Caller& caller, int limi
 
 // For the sender: the text of a LIVE verification's message, opened from its sealed code;
 // nothing when the message is no verification's or its code was already forgotten.
-std::optional<std::string> verificationText(soci::session& sql, const std::string& code_secret,
+std::optional<std::string> verificationText(db::Database& db, const std::string& code_secret,
                                             const std::string& message_id);
-// Once the carrier has the text (or refused it): the sealed code is dropped.
-void forgetSealedCode(soci::session& sql, const std::string& message_id);
+// The carrier's answer for a verification's message (messaging::recordCarrierAnswer), and its
+// sealed code dropped, in one transaction: once the carrier has the text, or refused it, the
+// code is kept only as its HMAC.
+void recordCodeCarrierAnswer(db::Database& db, const messaging::OutgoingMessage& message,
+                             const CarrierSendResult& result,
+                             const messaging::HandoffDecision& decision, const SendPolicy& policy,
+                             TimePoint now);
 
 }  // namespace smsgw::verifications

@@ -7,6 +7,7 @@
 #include "services/messaging/charges.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
+#include "services/webhooks/account_event_emails.h"
 #include "tests/integration/numbers_fixture.h"
 #include "tests/support/recording_mailer.h"
 #include "topics/event_writer.h"
@@ -14,7 +15,6 @@
 #include "workers/sender/queued_sweep.h"
 #include "workers/sender/reconciler.h"
 #include "workers/sender/sender_handler.h"
-#include "workers/webhook_dispatcher/owner_email.h"
 
 using namespace smsgw;
 using namespace smsgw::testing;
@@ -555,7 +555,7 @@ TEST_F(LiveSendingTest, AccountEventsAreEmailedToTheOwnerOnce) {
   for (const auto& row : rows) events.push_back(topics::EventRecord::parse(row));
   ASSERT_EQ(events.size(), 2u) << "a delivery warning and a pause";
   for (int replay = 0; replay < 2; ++replay) {
-    for (const auto& event : events) workers::emailAccountEvent(*sql, mailer, event);
+    for (const auto& event : events) webhooks::emailAccountEvent(*sql, mailer, event);
   }
   auto sent = mailer.sent();
   ASSERT_EQ(sent.size(), 2u);

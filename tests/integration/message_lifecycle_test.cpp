@@ -6,12 +6,12 @@
 
 #include "db/database.h"
 #include "domain/ids.h"
+#include "services/messaging/handoffs.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/receipts.h"
 #include "tests/support/scratch_database.h"
 #include "topics/catalogue.h"
 #include "topics/event_writer.h"
-#include "workers/sender/live_handoff.h"
 
 using namespace smsgw;
 using namespace smsgw::messaging;
@@ -118,6 +118,6 @@ TEST_F(MessageLifecycleTest, TheCarriersAcceptanceMovesOnlyWhatTheTableAllows) {
 
 TEST_F(MessageLifecycleTest, AnInterruptedHandOffMovesOnlyWhatTheTableAllows) {
   holdsToTheTable(Move::HandoffInterrupted, [&](soci::session& sql, const std::string& id) {
-    workers::failStaleHandoff(sql, id, std::chrono::system_clock::now());
+    messaging::failStaleHandoff(sql, id, std::chrono::system_clock::now());
   });
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a folder its layer may not use (README "What is here"),
-or when a file of the HTTP edge runs SQL itself.
+when a file of the HTTP edge runs SQL itself, when a worker writes SQL or opens a
+transaction, or when a file outside services/messaging makes a message or changes its status.
 
 Each top-level folder may include only the folders listed for it; the HTTP edge's pure part
 (smsgw_http_edge) only domain/ and itself. Run by CTest (label unit).
@@ -30,6 +31,18 @@ INCLUDE = re.compile(r'^\s*#include\s+"([^"/]+)/([^"]+)"', re.M)
 # (who a key is comes from services/accounts/key_callers).
 NO_SQL = ("api",)
 RUNS_SQL = re.compile(r'#include\s+<soci/soci\.h>|db::Session|\bsql\s*<<|\*sql\s*<<')
+# A worker consumes, calls a service and acknowledges: the statements and the transaction they
+# run in are the service's (a message's status is written by services/messaging alone). It may
+# lease a connection to hand to a service that works inside the caller's connection.
+NO_STATEMENTS = ("workers",)
+WRITES_SQL = re.compile(r'#include\s+<soci/|\bsoci::|\bsql\s*<<|\*sql\s*<<')
+# A message is made and its status changed by services/messaging alone (its README says which
+# file makes which move); the SQL functions it calls are held to its transition table by
+# tests/integration/message_lifecycle_test.cpp.
+MESSAGE_WRITER = os.path.join("services", "messaging") + os.sep
+WRITES_MESSAGE = re.compile(
+    r'INSERT\s+INTO\s+messages\b|UPDATE\s+messages\s+(?:\w+\s+)?SET\b[^;]{0,300}?\bstatus\s*=',
+    re.S)
 
 
 def allowed_for(relative):
@@ -55,6 +68,10 @@ def main():
                 checked += 1
                 if relative.split(os.sep)[0] in NO_SQL and RUNS_SQL.search(text):
                     broken.append("%s runs SQL: it calls services instead" % relative)
+                if relative.split(os.sep)[0] in NO_STATEMENTS and WRITES_SQL.search(text):
+                    broken.append("%s writes SQL or a transaction: services do" % relative)
+                if not relative.startswith(MESSAGE_WRITER) and WRITES_MESSAGE.search(text):
+                    broken.append("%s writes a message: services/messaging does" % relative)
                 for top, rest in INCLUDE.findall(text):
                     included = top + "/" + rest
                     if files_allowed is not None:
@@ -66,7 +83,7 @@ def main():
                     broken.append("%s includes %s" % (relative, included))
     for line in broken:
         print(line)
-    print("%d files checked, %d includes across layers" % (checked, len(broken)))
+    print("%d files checked, %d rules broken" % (checked, len(broken)))
     return 1 if broken else 0
 
 

@@ -1,10 +1,10 @@
 // The inbound-keyword worker's decisions: the inbound cap, and what a keyword comes to.
-#include "workers/inbound_keyword/inbound_decision.h"
+#include "services/compliance/inbound_decision.h"
 
 #include <gtest/gtest.h>
 
 using namespace smsgw;
-using namespace smsgw::workers;
+using namespace smsgw::compliance;
 
 TEST(InboundDecision, TheCapStopsOrdinaryTextsButNeverStopStartOrHelp) {
   EXPECT_FALSE(isCapped(Keyword::None, 0, 1'000'000));  // no cap

@@ -2,10 +2,10 @@
 // settles a LIVE message, and a TEST message's simulated hand-off.
 #include <gtest/gtest.h>
 
-#include "workers/sender/handoff_decision.h"
+#include "services/messaging/handoff_decision.h"
 
 using namespace smsgw;
-using namespace smsgw::workers;
+using namespace smsgw::messaging;
 using messaging::Move;
 
 TEST(SenderDecision, AClaimThatFoundNothingIsAReplayALaterSlotAnotherSenderOrADeadOne) {

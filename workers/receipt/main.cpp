@@ -1,7 +1,6 @@
 // smsgw-receipt: consumes carrier.receipts and settles messages; a periodic pass raises spend
 // warnings, purges message bodies past the retention period and deletes published outbox rows
 // past theirs, and what OAuth no longer needs.
-#include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
 #include "adapters/settings.h"
@@ -24,24 +23,18 @@ int main(int argc, char** argv) {
                "how often spend warnings and the retention purge run");
   settings.parse(argc, argv);
   auto protect = [&policy](workers::WorkerContext& context) {
-    {
-      db::Session sql(context.db);
-      soci::transaction tx(*sql);
-      int warned = messaging::raiseSpendWarnings(*sql, policy);
-      tx.commit();
-      if (warned) context.relay.notify();
-    }
-    db::Session sql(context.db);
-    int purged = 0;
-    while (int batch = messaging::purgeExpiredBodies(*sql, policy, 1000)) purged += batch;
-    if (purged) spdlog::info("retention: purged {} message bodies", purged);
-    int deleted = 0;
-    while (int batch = messaging::purgePublishedOutbox(*sql, policy, 5000)) deleted += batch;
-    if (deleted) spdlog::info("retention: deleted {} published outbox rows", deleted);
-    if (int ended = oauth::endExpiredGrants(*sql, context.clock.now()))
-      spdlog::info("retention: ended {} OAuth connections whose refresh token expired", ended);
-    if (int pruned = oauth::pruneSpent(*sql))
-      spdlog::info("retention: deleted {} spent OAuth codes, tokens and clients", pruned);
+    if (messaging::raiseSpendWarnings(context.db, policy) > 0) context.relay.notify();
+    auto purged = messaging::purgeExpired(context.db, policy);
+    if (purged.bodies) spdlog::info("retention: purged {} message bodies", purged.bodies);
+    if (purged.outbox_rows)
+      spdlog::info("retention: deleted {} published outbox rows", purged.outbox_rows);
+    auto oauth_spent = oauth::pruneExpired(context.db, context.clock.now());
+    if (oauth_spent.grants_ended)
+      spdlog::info("retention: ended {} OAuth connections whose refresh token expired",
+                   oauth_spent.grants_ended);
+    if (oauth_spent.rows_pruned)
+      spdlog::info("retention: deleted {} spent OAuth codes, tokens and clients",
+                   oauth_spent.rows_pruned);
   };
   spec.periodic.push_back({"spend warnings and retention", protection_interval, protect});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {

@@ -1,6 +1,5 @@
 #include "workers/receipt/receipt_handler.h"
 
-#include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
 #include "services/messaging/receipts.h"
@@ -10,10 +9,7 @@ namespace smsgw::workers {
 
 topics::Outcome ReceiptHandler::operator()(const topics::Record& record) {
   auto receipt = topics::CarrierReceipt::parse(record.payload);
-  db::Session sql(context_.db);
-  soci::transaction tx(*sql);
-  auto outcome = messaging::applyReceipt(*sql, receipt, policy_, context_.clock.now());
-  tx.commit();
+  auto outcome = messaging::applyReceipt(context_.db, receipt, policy_, context_.clock.now());
   if (outcome == messaging::ReceiptOutcome::Unchanged) {
     spdlog::info("receipt for {} changes nothing (not final, or already final)",
                  receipt.carrier_message_id);

@@ -1,8 +1,7 @@
 #include "workers/rent_billing/rent_handler.h"
 
-#include <soci/soci.h>
-
 #include "services/numbers/release.h"
+#include "services/numbers/rent.h"
 #include "topics/records.h"
 
 namespace smsgw::workers {
@@ -13,11 +12,8 @@ topics::Outcome RentHandler::operator()(const topics::Record& record) {
   if (!as_of) throw topics::PermanentError("unreadable as_of " + work.as_of);
   bool changed = false;
   if (work.action == "collect") {
-    db::Session sql(context_.db);
-    soci::transaction tx(*sql);
-    changed = numbers::collectRent(*sql, work.phone_number_id, work.period, *as_of, settings_) !=
-              numbers::RentOutcome::NothingDue;
-    tx.commit();
+    changed = numbers::collectRent(context_.db, work.phone_number_id, work.period, *as_of,
+                                   settings_) != numbers::RentOutcome::NothingDue;
   } else {
     // A carrier that cannot be reached leaves the number RELEASING; the billing pass retries.
     auto released = numbers::releaseExpiredSuspension(context_.db, carrier_, work.phone_number_id,

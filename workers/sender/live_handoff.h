@@ -1,8 +1,6 @@
 #pragma once
-// The LIVE hand-off to the carrier, at most once (DESIGN.md rule 4): the hand-off is recorded
-// just before the carrier is called and the carrier's answer settles the message once. A
-// message found QUEUED with a hand-off started long ago (the sender died mid-call) becomes
-// FAILED STALE_QUEUED, refunded, and is never sent again: a handset gets a text at most once.
+// The LIVE hand-off to the carrier, at most once (DESIGN.md rule 4): claimed, handed to the
+// carrier, and the carrier's answer recorded, each step's writes in services/messaging/handoffs.h.
 // A message whose pacing slot (send_at) has not come yet is left to the queued sweep, and so is
 // one due while the carrier asked us to wait (`hold`): it is deferred to the hold's end.
 
@@ -24,8 +22,5 @@ enum class HandoffOutcome { Settled, NotDue, NotOurs };
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
                            const SendPolicy& policy, const std::string& message_id,
                            const std::string& code_secret = "");
-
-// FAILED STALE_QUEUED (message.failed form c), refunded; nothing when no longer QUEUED.
-void failStaleHandoff(soci::session& sql, const std::string& message_id, TimePoint now);
 
 }  // namespace smsgw::workers

@@ -9,10 +9,10 @@
 #include "adapters/log.h"
 #include "adapters/metrics.h"
 #include "db/error_text.h"
+#include "services/webhooks/account_event_emails.h"
 #include "services/webhooks/owner_notices.h"
 #include "topics/records.h"
 #include "workers/runtime/retries.h"
-#include "workers/webhook_dispatcher/owner_email.h"
 
 namespace smsgw::workers {
 namespace {
@@ -66,7 +66,7 @@ Dispatcher::Dispatcher(db::Database& db, const Clock& clock, Mailer& mailer,
 topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
   auto event = topics::EventRecord::parse(record.payload);
   db::Session sql(db_);
-  emailAccountEvent(*sql, mailer_, event);
+  webhooks::emailAccountEvent(*sql, mailer_, event);
   TimePoint now = clock_.now();
   auto endpoints = webhooks::endpointsOwed(*sql, event, now);
   if (endpoints.empty()) return topics::Outcome::unchanged();

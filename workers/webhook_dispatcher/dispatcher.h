@@ -4,7 +4,7 @@
 // delivery pool, so the consume loop never waits on a customer's server and one slow endpoint
 // delays only itself. A failed event is stored at once and retried on schedule by whichever
 // dispatcher claims it; events of suspended or closed accounts go straight to dead letters.
-// Account events are also emailed to the owner (owner_email.h).
+// Account events are also emailed to the owner (services/webhooks/account_event_emails.h).
 
 #include <chrono>
 #include <functional>
@@ -51,7 +51,6 @@ class Dispatcher {
   }
 
  private:
-  void submit(soci::session& sql, webhooks::OwedDelivery owed);
   // `settled` runs once the attempt's outcome is in PostgreSQL (or given up), whatever happens.
   void attempt(const webhooks::OwedDelivery& owed, std::function<void()> settled);
   void park(const webhooks::OwedDelivery& owed);

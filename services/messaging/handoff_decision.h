@@ -1,6 +1,6 @@
 #pragma once
 // What the sender decides, apart from what it reads and writes: pure functions the shells
-// (live_handoff.cpp, test_simulation.cpp) call with what they read, unit-tested in
+// (handoffs.cpp, test_sends.cpp) call with what they read, unit-tested in
 // tests/unit/sender_decision_test.cpp.
 
 #include <optional>
@@ -11,7 +11,7 @@
 #include "services/messaging/lifecycle.h"
 #include "topics/records.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 
 // A LIVE message the claim did not take, from handoff_state's answer.
 enum class UnclaimedVerdict {
@@ -24,7 +24,7 @@ UnclaimedVerdict judgeUnclaimed(bool found, bool queued, bool started, bool stal
 
 // How the carrier's answer settles a claimed LIVE message.
 struct HandoffDecision {
-  messaging::Move move = messaging::Move::CarrierAccepted;  // or CarrierRefused
+  Move move = Move::CarrierAccepted;  // or CarrierRefused
   // Refused: the failure code and the text the message keeps (the carrier's code appended).
   ErrorCode failure = ErrorCode::CARRIER_UNAVAILABLE;
   std::string error_message;
@@ -42,7 +42,7 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
 // A TEST message's simulated hand-off (spec "Test mode"): refused for the magic refusal
 // number, otherwise taken, with the receipt the simulated carrier will send.
 struct SimulatedHandoff {
-  messaging::Move move;
+  Move move;
   ErrorCode failure = ErrorCode::CARRIER_ERROR;  // refused: its code and the text it keeps
   std::string error_message;
   std::optional<topics::CarrierReceipt> receipt;
@@ -52,4 +52,4 @@ SimulatedHandoff simulateHandoff(const std::string& message_id, const std::strin
 // The carrier code a simulated refusal carries.
 inline constexpr const char* kSimulatedRefusalCode = "40300";
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -1,9 +1,9 @@
-#include "workers/sender/handoff_decision.h"
+#include "services/messaging/handoff_decision.h"
 
 #include "domain/destinations.h"
 #include "domain/phone.h"
 
-namespace smsgw::workers {
+namespace smsgw::messaging {
 namespace {
 
 constexpr const char* kSimulatedUndeliveredCode = "30003";
@@ -35,7 +35,7 @@ UnclaimedVerdict judgeUnclaimed(bool found, bool queued, bool started, bool stal
 HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged_cents,
                               int part_price_cents) {
   HandoffDecision decision;
-  decision.move = messaging::Move::CarrierAccepted;
+  decision.move = Move::CarrierAccepted;
   if (result.kind == CarrierSendResult::Kind::Accepted) {
     if (part_price_cents <= 0) {  // a flat price (a verification) or none: it stands
       decision.settled_cents = charged_cents;
@@ -45,7 +45,7 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
     decision.adjustment_cents = charged_cents > 0 ? charged_cents - decision.settled_cents : 0;
     return decision;
   }
-  decision.move = messaging::Move::CarrierRefused;
+  decision.move = Move::CarrierRefused;
   decision.failure = failureCode(result.kind);
   decision.error_message = std::string(errorInfo(decision.failure).message_en);
   if (!result.error_code.empty()) decision.error_message += " (carrier " + result.error_code + ")";
@@ -57,7 +57,7 @@ SimulatedHandoff simulateHandoff(const std::string& message_id, const std::strin
   auto number = E164::parse(to);
   auto magic = number ? testDestination(*number) : TestDestination::None;
   if (magic == TestDestination::CarrierRefusal) {
-    return {messaging::Move::CarrierRefused, ErrorCode::CARRIER_ERROR,
+    return {Move::CarrierRefused, ErrorCode::CARRIER_ERROR,
             std::string("The carrier refused the message. (carrier ") + kSimulatedRefusalCode +
                 ", simulated)",
             std::nullopt};
@@ -69,7 +69,7 @@ SimulatedHandoff simulateHandoff(const std::string& message_id, const std::strin
                                              {"title", "Unreachable destination handset"},
                                              {"detail", "Simulated in TEST mode."}}});
   }
-  return {messaging::Move::CarrierAccepted, ErrorCode::CARRIER_ERROR, "", receipt};
+  return {Move::CarrierAccepted, ErrorCode::CARRIER_ERROR, "", receipt};
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::messaging

@@ -1,8 +1,8 @@
-#include "workers/webhook_dispatcher/owner_email.h"
+#include "services/webhooks/account_event_emails.h"
 
 #include <soci/soci.h>
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 
 bool emailAccountEvent(soci::session& sql, Mailer& mailer, const topics::EventRecord& event) {
   if (event.type.rfind("account.", 0) != 0) return false;
@@ -21,4 +21,4 @@ bool emailAccountEvent(soci::session& sql, Mailer& mailer, const topics::EventRe
   return true;
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks

@@ -1,6 +1,6 @@
 #pragma once
-// What the inbound-keyword worker decides, apart from what it reads and writes
-// (inbound_handler.cpp): whether a text counts against the account's inbound cap, and what its
+// What receiving a text decides, apart from what it reads and writes
+// (inbound_texts.cpp): whether a text counts against the account's inbound cap, and what its
 // keyword comes to. Pure; unit-tested in tests/unit/inbound_decision_test.cpp.
 
 #include <optional>
@@ -8,7 +8,7 @@
 
 #include "domain/casl.h"
 
-namespace smsgw::workers {
+namespace smsgw::compliance {
 
 // Over the account's daily inbound cap (0: none) a text is stored without content, uncharged
 // and not announced; STOP, START and HELP always work.
@@ -24,4 +24,4 @@ struct KeywordOutcome {
 };
 KeywordOutcome keywordOutcome(Keyword keyword, bool took_effect);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::compliance

@@ -7,9 +7,9 @@
 #include "adapters/mailer.h"
 #include "topics/records.h"
 
-namespace smsgw::workers {
+namespace smsgw::webhooks {
 
 // Nothing for other event types; returns whether an email was sent.
 bool emailAccountEvent(soci::session& sql, Mailer& mailer, const topics::EventRecord& event);
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::webhooks

@@ -1,6 +1,6 @@
-#include "workers/inbound_keyword/inbound_decision.h"
+#include "services/compliance/inbound_decision.h"
 
-namespace smsgw::workers {
+namespace smsgw::compliance {
 
 bool isCapped(Keyword keyword, int daily_cap, int received_in_window) {
   bool always_works =
@@ -36,4 +36,4 @@ KeywordOutcome keywordOutcome(Keyword keyword, bool took_effect) {
   return outcome;
 }
 
-}  // namespace smsgw::workers
+}  // namespace smsgw::compliance

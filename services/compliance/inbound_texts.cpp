@@ -1,0 +1,120 @@
+#include "services/compliance/inbound_texts.h"
+
+#include <soci/soci.h>
+
+#include <optional>
+
+#include "domain/casl.h"
+#include "services/compliance/inbound_decision.h"
+#include "services/compliance/opt_in.h"
+#include "services/compliance/platform_texts.h"
+#include "services/compliance/records.h"
+#include "services/messaging/inbound_messages.h"
+#include "services/messaging/protection.h"
+#include "topics/event_writer.h"
+
+namespace smsgw::compliance {
+namespace {
+
+struct Holder {
+  std::string account_id;
+  std::string brand;  // the account's name signs automatic replies
+  int daily_cap = 0;  // 0: unlimited
+};
+
+std::optional<Holder> holderOf(soci::session& sql, const std::string& number) {
+  Holder holder;
+  sql << "SELECT a.id, a.name, a.inbound_sms_daily_cap FROM phone_numbers p "
+         "JOIN accounts a ON a.id = p.account_id WHERE p.phone_number = :n "
+         "AND p.status <> 'RELEASED'",
+      soci::use(number), soci::into(holder.account_id), soci::into(holder.brand),
+      soci::into(holder.daily_cap);
+  if (!sql.got_data()) return std::nullopt;
+  return holder;
+}
+
+// account.inbound_sms_capped, at most once per 24 hours (the guarded update decides).
+void announceCapOnce(soci::session& sql, const Holder& holder, int received) {
+  std::string id;
+  sql << "UPDATE accounts SET inbound_sms_capped_notified_at = now() WHERE id = :a AND "
+         "(inbound_sms_capped_notified_at IS NULL "
+         " OR inbound_sms_capped_notified_at <= now() - interval '24 hours') RETURNING id",
+      soci::use(holder.account_id), soci::into(id);
+  if (!sql.got_data()) return;
+  topics::raiseEvent(
+      sql, {holder.account_id,
+            "account.inbound_sms_capped",
+            true,
+            {{"cap", holder.daily_cap}, {"window_hours", 24}, {"received_in_window", received}}});
+}
+
+// Acts on the keyword: STOP records an opt-out (and declines a pending opt-in), START
+// reinstates one, YES confirms an opt-in.
+KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topics::InboundSms& sms,
+                            const std::string& message_id, const KeywordReply& reply,
+                            TimePoint now) {
+  OptOutDraft opt_out{holder.account_id, "LIVE", sms.from, sms.to, reply.whole_reply, message_id};
+  ReplyToOptIn opt_in{holder.account_id, "LIVE", sms.to, sms.from, message_id};
+  bool took_effect = false;
+  switch (reply.keyword) {
+    case Keyword::Stop:
+      declineOptIn(sql, opt_in);
+      took_effect = recordOptOut(sql, opt_out);
+      break;
+    case Keyword::Start:
+      took_effect = reinstateOptOut(sql, opt_out);
+      break;
+    case Keyword::Yes:
+      confirmOptIn(sql, opt_in, now);
+      break;
+    case Keyword::Help:
+    case Keyword::None:
+      break;
+  }
+  return keywordOutcome(reply.keyword, took_effect);
+}
+
+}  // namespace
+
+InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
+                           const SendPolicy& policy, TimePoint now) {
+  KeywordReply reply = readKeyword(sms.text);
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  auto holder = holderOf(*sql, sms.to);
+  if (!holder) return InboundOutcome::NoHolder;
+  int received = messaging::inboundReceivedInWindow(*sql, holder->account_id);
+  messaging::InboundText text{holder->account_id,
+                              sms.from,
+                              sms.to,
+                              sms.text,
+                              std::max(1, sms.parts),
+                              sms.carrier_message_id,
+                              isCapped(reply.keyword, holder->daily_cap, received)};
+  auto id = messaging::storeInbound(*sql, text);
+  if (!id) return InboundOutcome::Replayed;
+  if (text.capped) {
+    announceCapOnce(*sql, *holder, received);
+  } else {
+    long long cost = messaging::chargeInbound(*sql, holder->account_id, *id, text.parts);
+    KeywordOutcome outcome = actOnKeyword(*sql, *holder, sms, *id, reply, now);
+    messaging::announceInbound(*sql, *id, text, outcome.action, cost);
+    if (outcome.event_type) {
+      topics::raiseEvent(
+          *sql,
+          {holder->account_id,
+           *outcome.event_type,
+           true,
+           {{"phone_number", sms.from}, {"from_number", sms.to}, {"keyword", reply.whole_reply}}});
+    }
+    if (outcome.reviews_opt_out_rate) messaging::reviewOptOutRate(*sql, holder->account_id, policy);
+    if (outcome.auto_reply_keyword) {
+      queuePlatformText(*sql, {holder->account_id, "LIVE", sms.to, sms.from,
+                               autoReplyText(reply, holder->brand), outcome.auto_reply_keyword});
+    }
+  }
+  tx.commit();
+  return InboundOutcome::Stored;
+}
+
+}  // namespace smsgw::compliance

@@ -1,0 +1,178 @@
+#include "services/messaging/handoffs.h"
+
+#include <soci/soci.h>
+#include <spdlog/spdlog.h>
+
+#include "adapters/log.h"
+#include "db/procedures/claim_handoff.h"
+#include "db/procedures/record_carrier_acceptance.h"
+#include "domain/errors.h"
+#include "services/messaging/deferral.h"
+#include "services/messaging/lifecycle.h"
+#include "services/messaging/protection.h"
+#include "services/messaging/receipts.h"
+#include "services/messaging/still_queued.h"
+#include "services/messaging/undeliverable.h"
+#include "topics/catalogue.h"
+#include "topics/event_writer.h"
+#include "topics/records.h"
+
+namespace smsgw::messaging {
+namespace {
+
+OutgoingMessage outgoing(const std::string& id, db::ClaimedHandoff claimed) {
+  OutgoingMessage message;
+  message.charge = {id, std::move(claimed.account_id), claimed.send_attempt, claimed.cost_cents};
+  message.from = std::move(claimed.from_number);
+  message.to = std::move(claimed.to_number);
+  message.verification = !claimed.body;
+  if (claimed.body) message.body = std::move(*claimed.body);
+  message.part_price_cents = claimed.part_price_cents;
+  return message;
+}
+
+// SENDING, the charge settled on the parts the carrier counted (more when the balance covers
+// them, otherwise the accepted charge stands), message.sent, and a receipt that came first
+// applied after it: record_carrier_acceptance (db/functions) in one round trip.
+void accepted(soci::session& sql, const OutgoingMessage& message, const CarrierSendResult& result,
+              const HandoffDecision& decision, const SendPolicy& policy, TimePoint now) {
+  const ChargedMessage& charge = message.charge;
+  int parts = result.parts;
+  long long settled = decision.settled_cents, adjustment = decision.adjustment_cents;
+  auto event =
+      topics::prepareEvent({charge.account_id, std::string(transitionOf(decision.move).event), true,
+                            sentEvent({charge.id, message.from, message.to},
+                                      result.carrier_message_id, parts, settled)});
+  auto recorded = db::recordCarrierAcceptance(
+      sql, {.message_id = charge.id,
+            .carrier_message_id = result.carrier_message_id,
+            .parts = parts,
+            .adjustment_cents = adjustment,
+            .charge_reference = chargeReference(charge.id, charge.attempt),
+            .adjustment_description = "Carrier counted " + std::to_string(parts) + " parts",
+            .event_id = event.id,
+            .event_record = event.record_json,
+            .events_topic = std::string(topics::kEvents.name),
+            .now = now,
+            .request_id = RequestScope::current()});
+  if (!recorded) return;  // no longer QUEUED: a replay
+  if (adjustment != 0 && recorded->cost_cents != settled) {
+    spdlog::warn("message {}: carrier counted {} parts; the balance does not cover the difference",
+                 charge.id, parts);
+  }
+  if (recorded->receipt_held) applyHeldReceipt(sql, result.carrier_message_id, policy, now);
+}
+
+// FAILED at hand-off (message.failed form a), refunded.
+void failed(soci::session& sql, const OutgoingMessage& message, const HandoffDecision& decision,
+            const CarrierSendResult& result, const SendPolicy& policy, TimePoint now) {
+  std::string code(errorInfo(decision.failure).name), text = decision.error_message;
+  std::string at = formatIso(now);
+  const auto& move = transitionOf(decision.move);
+  std::string status(toString(move.to)), updated;
+  sql << std::string(
+             "UPDATE messages SET status = :s, error_code = :c, error_message = "
+             ":m, updated_at = :now::timestamptz WHERE id = :id AND ") +
+             kStillQueued + " RETURNING id",
+      soci::use(status), soci::use(code), soci::use(text), soci::use(at),
+      soci::use(message.charge.id), soci::into(updated);
+  if (!sql.got_data()) return;
+  refundCharge(sql, message.charge, "the carrier did not take the message");
+  topics::raiseEvent(sql, {message.charge.account_id, std::string(move.event), true,
+                           handoffFailedEvent({message.charge.id, message.from, message.to},
+                                              decision.failure, text)});
+  if (decision.counts_against_destination) {
+    recordCarrierFailure(sql, message.to, result.error_code, now);
+    reviewDeliveryHealth(sql, message.charge.account_id, policy);
+  }
+}
+
+}  // namespace
+
+HandoffClaim claimHandoff(db::Database& db, const std::string& id, int stale_after_seconds,
+                          TimePoint now) {
+  db::Session sql(db);
+  // One statement, committed on its own: the hand-off is on record before the carrier is called.
+  if (auto claimed = db::claimHandoff(*sql, {.message_id = id, .now = now}))
+    return {ClaimOutcome::Claimed, outgoing(id, std::move(*claimed))};
+  soci::transaction tx(*sql);
+  auto state =
+      db::handoffState(*sql, {.message_id = id, .stale_seconds = stale_after_seconds, .now = now});
+  switch (judgeUnclaimed(state.has_value(), state && state->queued, state && state->started,
+                         state && state->stale)) {
+    case UnclaimedVerdict::Settled:
+      return {};
+    case UnclaimedVerdict::NotDue:
+      return {ClaimOutcome::NotDue, std::nullopt};
+    case UnclaimedVerdict::InProgressElsewhere:
+      throw topics::RetryableError("hand-off of " + id + " in progress elsewhere");
+    case UnclaimedVerdict::Interrupted:
+      break;
+  }
+  failStaleHandoff(*sql, id, now);
+  tx.commit();
+  return {};
+}
+
+void recordCarrierAnswer(soci::session& sql, const OutgoingMessage& message,
+                         const CarrierSendResult& result, const HandoffDecision& decision,
+                         const SendPolicy& policy, TimePoint now) {
+  if (decision.move == Move::CarrierAccepted) {
+    accepted(sql, message, result, decision, policy, now);
+  } else {
+    failed(sql, message, decision, result, policy, now);
+  }
+}
+
+void recordCarrierAnswer(db::Database& db, const OutgoingMessage& message,
+                         const CarrierSendResult& result, const HandoffDecision& decision,
+                         const SendPolicy& policy, TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  recordCarrierAnswer(*sql, message, result, decision, policy, now);
+  tx.commit();
+}
+
+void failStaleHandoff(soci::session& sql, const std::string& id, TimePoint now) {
+  ChargedMessage message;
+  message.id = id;
+  const auto& move = transitionOf(Move::HandoffInterrupted);
+  std::string status(toString(move.to));
+  std::string code(errorInfo(ErrorCode::STALE_QUEUED).name);
+  std::string text(errorInfo(ErrorCode::STALE_QUEUED).message_en), at = formatIso(now);
+  sql << std::string(
+             "UPDATE messages SET status = :s, error_code = :c, error_message = :m, "
+             "updated_at = :now::timestamptz WHERE id = :id AND ") +
+             kStillQueued + " RETURNING account_id, cost_cents, send_attempt",
+      soci::use(status), soci::use(code), soci::use(text), soci::use(at), soci::use(id),
+      soci::into(message.account_id), soci::into(message.cost_cents), soci::into(message.attempt);
+  if (!sql.got_data()) return;
+  refundCharge(sql, message, "sending interrupted");
+  topics::raiseEvent(sql,
+                     {message.account_id, std::string(move.event), true, interruptedEvent(id)});
+}
+
+void failStaleHandoff(db::Database& db, const std::string& id, TimePoint now) {
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  failStaleHandoff(*sql, id, now);
+  tx.commit();
+}
+
+void deferHandoff(db::Database& db, const std::string& message_id, TimePoint until) {
+  db::Session sql(db);
+  deferHandoff(*sql, message_id, until);
+}
+
+std::vector<std::string> pacedMessagesDue(db::Database& db, TimePoint now, int batch) {
+  std::vector<std::string> due(static_cast<size_t>(batch));
+  db::Session sql(db);
+  std::string at = formatIso(now);
+  *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
+          "handoff_started_at IS NULL AND send_at > created_at AND send_at <= :now::timestamptz "
+          "ORDER BY send_at, created_at LIMIT :n",
+      soci::use(at), soci::use(batch), soci::into(due);
+  return due;
+}
+
+}  // namespace smsgw::messaging
