@@ -22,7 +22,7 @@ const Procedure kPostLedgerEntry{"post_ledger_entry",
                                   {"p_reference", "text"},
                                   {"p_description", "text"}},
                                  "TABLE(outcome text, balance_after bigint)",
-                                 verdictTexts(kOutcomes)};
+                                 [] { return verdictTexts(kOutcomes); }};
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& p) {
   assert(p.amount_cents != 0);

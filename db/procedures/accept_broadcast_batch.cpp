@@ -30,7 +30,7 @@ const Procedure kAcceptBroadcastBatch{
      {"p_now", "timestamp with time zone"},
      {"p_request_id", "text"}},
     "TABLE(refusal text, to_number text, message_id text, status text, error_code text)",
-    verdictTexts(kRefusals)};
+    [] { return verdictTexts(kRefusals); }};
 
 BatchAccepted acceptBroadcastBatch(soci::session& sql, const BroadcastBatch& batch) {
   std::string at = formatIso(batch.now);

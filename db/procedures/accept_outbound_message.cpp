@@ -39,7 +39,7 @@ const Procedure kAcceptOutboundMessage{"accept_outbound_message",
                                         {"p_now", "timestamp with time zone"},
                                         {"p_request_id", "text"}},
                                        "TABLE(refusal text, send_at text, rendered text)",
-                                       verdictTexts(kRefusals)};
+                                       [] { return verdictTexts(kRefusals); }};
 
 OutboundAccepted acceptOutboundMessage(soci::session& sql, const OutboundAcceptance& send) {
   std::string consent = send.consent_type.value_or(""), at = formatIso(send.now);

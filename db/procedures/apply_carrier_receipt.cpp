@@ -27,7 +27,7 @@ const Procedure kApplyCarrierReceipt{
      {"p_request_id", "text"}},
     "TABLE(outcome text, message_id text, account_id text, to_number text, live boolean, "
     "send_attempt integer, cost_cents bigint)",
-    verdictTexts(kVerdicts)};
+    [] { return verdictTexts(kVerdicts); }};
 
 ReceiptApplied applyCarrierReceipt(soci::session& sql, const ReceiptApplication& receipt) {
   std::string error_code = receipt.error_code.value_or(""), at = formatIso(receipt.now);

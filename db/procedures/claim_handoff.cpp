@@ -8,14 +8,12 @@ const Procedure kClaimHandoff{"claim_handoff",
                               {{"p_id", "text"}, {"p_now", "timestamp with time zone"}},
                               "TABLE(account_id text, from_number text, to_number text, body "
                               "text, cost_cents bigint, send_attempt integer, part_price_cents "
-                              "integer)",
-                              {}};
+                              "integer)"};
 
 const Procedure kHandoffState{
     "handoff_state",
     {{"p_id", "text"}, {"p_stale_seconds", "integer"}, {"p_now", "timestamp with time zone"}},
-    "TABLE(queued integer, started integer, stale integer)",
-    {}};
+    "TABLE(queued integer, started integer, stale integer)"};
 
 std::optional<ClaimedHandoff> claimHandoff(soci::session& sql, const HandoffClaimRequest& request) {
   std::string at = formatIso(request.now);

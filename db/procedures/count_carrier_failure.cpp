@@ -7,8 +7,7 @@ namespace smsgw::db {
 const Procedure kCountCarrierFailure{
     "count_carrier_failure",
     {{"p_number", "text"}, {"p_code", "text"}, {"p_now", "timestamp with time zone"}},
-    "void",
-    {}};
+    "void"};
 
 void countCarrierFailure(soci::session& sql, const CarrierFailure& failure) {
   std::string at = formatIso(failure.now);

@@ -7,8 +7,7 @@ namespace smsgw::db {
 const Procedure kEndOAuthGrant{
     "end_oauth_grant",
     {{"p_grant_id", "text"}, {"p_because", "text"}, {"p_now", "timestamp with time zone"}},
-    "integer",
-    {}};
+    "integer"};
 
 bool endOAuthGrant(soci::session& sql, const GrantEnding& ending) {
   std::string at = formatIso(ending.now);

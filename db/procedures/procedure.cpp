@@ -14,9 +14,10 @@ namespace smsgw::db {
 
 std::string Procedure::callText(std::string_view columns) const {
   std::string text = "SELECT " + std::string(columns) + " FROM " + std::string(name) + "(";
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    const ProcedureArgument& argument = arguments[i];
-    if (i > 0) text += ", ";
+  bool first = true;
+  for (const ProcedureArgument& argument : arguments) {
+    if (!first) text += ", ";
+    first = false;
     text += std::string(argument.name) + " => :" + std::string(argument.name) + "::";
     text += std::string(argument.bound_as.empty() ? argument.type : argument.bound_as);
   }

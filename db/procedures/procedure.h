@@ -9,6 +9,7 @@
 // function in pg_proc, and each verdict the function's source can return with the wrapper's
 // enum: a drift fails the tests, not production.
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,14 +23,24 @@ struct ProcedureArgument {
   std::string_view type;  // as pg_get_function_identity_arguments spells it
   // How the bound value becomes that type when SOCI cannot bind it as such (a bool bound as an
   // int: "int::boolean"); empty: cast to `type`.
-  std::string_view bound_as = "";
+  std::string_view bound_as{};
 };
 
+// Every outcome text a function returns, read from its wrapper's verdict table (verdictTexts).
+using VerdictList = std::vector<std::string_view> (*)();
+
+// Constant-initialized (no allocation before main: cert-err58-cpp); the arguments' array lives
+// as long as the Procedure, as an initializer_list member of an aggregate does.
 struct Procedure {
   std::string_view name;
-  std::vector<ProcedureArgument> arguments;
-  std::string_view result;                 // as pg_get_function_result spells it
-  std::vector<std::string_view> verdicts;  // every outcome text the function returns
+  std::initializer_list<ProcedureArgument> arguments;
+  std::string_view result;         // as pg_get_function_result spells it
+  VerdictList verdicts = nullptr;  // none: the function answers no verdict
+
+  std::vector<std::string_view> verdictList() const {
+    if (verdicts == nullptr) return {};
+    return verdicts();
+  }
 
   // "SELECT <columns> FROM name(p_a => :p_a::type, …)": bind each argument by its name.
   std::string callText(std::string_view columns) const;

@@ -12,8 +12,7 @@ const Procedure kRaiseEvent{"raise_event",
                              {"p_record", "jsonb"},
                              {"p_topic", "text"},
                              {"p_request_id", "text"}},
-                            "void",
-                            {}};
+                            "void"};
 
 void raiseEventRow(soci::session& sql, const EventRow& event) {
   int livemode = event.livemode ? 1 : 0;

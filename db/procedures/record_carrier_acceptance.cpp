@@ -16,8 +16,7 @@ const Procedure kRecordCarrierAcceptance{"record_carrier_acceptance",
                                           {"p_events_topic", "text"},
                                           {"p_now", "timestamp with time zone"},
                                           {"p_request_id", "text"}},
-                                         "TABLE(cost_cents bigint, receipt_held boolean)",
-                                         {}};
+                                         "TABLE(cost_cents bigint, receipt_held boolean)"};
 
 std::optional<AcceptanceRecorded> recordCarrierAcceptance(soci::session& sql,
                                                           const CarrierAcceptance& acceptance) {

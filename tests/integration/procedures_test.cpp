@@ -65,7 +65,8 @@ TEST(Procedures, EveryWrapperMatchesItsFunctionInPgProc) {
     ASSERT_EQ(function.overloads, 1) << "one function of that name, or named notation is ambiguous";
     EXPECT_EQ(function.arguments, declaredArguments(*procedure));
     EXPECT_EQ(function.result, procedure->result);
-    std::set<std::string> declared(procedure->verdicts.begin(), procedure->verdicts.end());
+    auto verdicts = procedure->verdictList();
+    std::set<std::string> declared(verdicts.begin(), verdicts.end());
     EXPECT_EQ(verdictsIn(function.source), declared)
         << "the verdicts the function returns and the wrapper's enum differ";
   }
