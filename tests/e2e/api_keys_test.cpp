@@ -8,7 +8,7 @@ using namespace smsgw::testing;
 
 namespace {
 
-Reply createKey(HttpTestClient& api, const std::string& caller, nlohmann::json body) {
+Reply createKey(HttpTestClient& api, const std::string& caller, const nlohmann::json& body) {
   return api.call("POST", "/v1/api-keys", bearer(caller), body);
 }
 

@@ -29,7 +29,7 @@ class Broadcasts : public ::testing::Test {
     }
     return group;
   }
-  Reply broadcast(const std::string& key, const std::string& group, nlohmann::json body,
+  Reply broadcast(const std::string& key, const std::string& group, const nlohmann::json& body,
                   const std::string& idempotency_key = "") {
     Headers headers = bearer(key);
     if (!idempotency_key.empty()) headers.emplace_back("Idempotency-Key", idempotency_key);
@@ -43,6 +43,7 @@ class Broadcasts : public ::testing::Test {
   }
   static std::vector<std::string> subscribers(int n) {
     std::vector<std::string> out;
+    out.reserve(n);
     for (int i = 0; i < n; ++i) out.push_back(randomSubscriber("416"));
     return out;
   }
@@ -269,7 +270,7 @@ TEST_F(Broadcasts, ALiveBroadcastChargesEachMemberOrNobody) {
   Reply short_of = broadcast(account.live_key, group, body, "doors");
   EXPECT_EQ(short_of.status, 402);
   EXPECT_EQ(short_of.body["code"], "INSUFFICIENT_BALANCE");
-  EXPECT_EQ(short_of.body["details"]["required_cents"], 13 * 10 * kPartPrice);
+  EXPECT_EQ(short_of.body["details"]["required_cents"], 13LL * 10 * kPartPrice);
   EXPECT_EQ(balanceOf(api, account), 250);
   EXPECT_EQ(api.call("GET", "/v1/messages", bearer(account.live_key)).body["meta"]["total"], 0);
 
@@ -281,7 +282,7 @@ TEST_F(Broadcasts, ALiveBroadcastChargesEachMemberOrNobody) {
   Reply sent = broadcast(account.live_key, group, body, "doors");
   ASSERT_EQ(sent.status, 207) << sent.raw_body;
   EXPECT_EQ(sent.body["sent_to"], 13);
-  EXPECT_EQ(balanceOf(api, account), 750 - 13 * 10 * kPartPrice);
+  EXPECT_EQ(balanceOf(api, account), 750 - 13LL * 10 * kPartPrice);
   EXPECT_EQ(balanceOf(api, account), ledgerSum(api, account));
   std::string first_id = sent.body["results"][0]["message_id"];
   Reply first = api.call("GET", "/v1/messages/" + first_id, bearer(account.live_key));
@@ -300,7 +301,7 @@ TEST_F(Broadcasts, ALiveBroadcastChargesEachMemberOrNobody) {
   // The repeat charges nothing more.
   Reply again = broadcast(account.live_key, group, body, "doors");
   EXPECT_EQ(again.body, sent.body);
-  EXPECT_EQ(balanceOf(api, account), 750 - 13 * 10 * kPartPrice);
+  EXPECT_EQ(balanceOf(api, account), 750 - 13LL * 10 * kPartPrice);
 
   // skip_consent_check is for TEST keys; the sender must be the account's own number.
   nlohmann::json skipping = body;

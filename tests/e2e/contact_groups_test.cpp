@@ -9,12 +9,12 @@ using namespace smsgw::testing;
 
 namespace {
 
-Reply createGroup(HttpTestClient& api, const std::string& key, nlohmann::json body) {
+Reply createGroup(HttpTestClient& api, const std::string& key, const nlohmann::json& body) {
   return api.call("POST", "/v1/contact-groups", bearer(key), body);
 }
 
 Reply addMember(HttpTestClient& api, const std::string& key, const std::string& group_id,
-                nlohmann::json body) {
+                const nlohmann::json& body) {
   return api.call("POST", "/v1/contact-groups/" + group_id + "/members", bearer(key), body);
 }
 

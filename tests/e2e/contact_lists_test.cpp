@@ -9,12 +9,12 @@ using namespace smsgw::testing;
 
 namespace {
 
-Reply createList(HttpTestClient& api, const std::string& key, nlohmann::json body) {
+Reply createList(HttpTestClient& api, const std::string& key, const nlohmann::json& body) {
   return api.call("POST", "/v1/contact-lists", bearer(key), body);
 }
 
 Reply addEntry(HttpTestClient& api, const std::string& key, const std::string& list_id,
-               nlohmann::json body) {
+               const nlohmann::json& body) {
   return api.call("POST", "/v1/contact-lists/" + list_id + "/entries", bearer(key), body);
 }
 

@@ -9,7 +9,7 @@ using namespace smsgw::testing;
 
 namespace {
 
-Reply createContact(HttpTestClient& api, const std::string& key, nlohmann::json body) {
+Reply createContact(HttpTestClient& api, const std::string& key, const nlohmann::json& body) {
   return api.call("POST", "/v1/contacts", bearer(key), body);
 }
 

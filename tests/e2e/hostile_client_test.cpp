@@ -87,7 +87,7 @@ TEST(HostileClient, ABodyDeclaredTooLargeIsRefusedBeforeItIsSentAndTheConnection
   EXPECT_TRUE(connection.closesWithin(20s));
 
   // Sent in full, 6 MiB is refused the same way (never as an empty body).
-  std::string six = "{\"body\":\"" + std::string(6 * 1024 * 1024, 'a') + "\"}";
+  std::string six = "{\"body\":\"" + std::string(size_t{6} * 1024 * 1024, 'a') + "\"}";
   expectSpecError(
       api.call("POST", "/v1/messages",
                bearer(account.test_key, {{"Content-Type", "application/json"}}), nullptr, &six),
@@ -101,7 +101,7 @@ TEST(HostileClient, MalformedFramingIsRefusedInTheSpecShapeAndTheConnectionClose
       "POST /v1/accounts HTTP/1.1\r\nContent-Length: two\r\n\r\n{}",
       "GARBAGE\r\n\r\n",
       "GET /health HTTP/1.1\r\nNo colon here\r\n\r\n",
-      "GET /health HTTP/1.1\r\nX-Big: " + std::string(64 * 1024, 'a') + "\r\n\r\n",
+      "GET /health HTTP/1.1\r\nX-Big: " + std::string(size_t{64} * 1024, 'a') + "\r\n\r\n",
   };
   for (const auto& bytes : malformed) {
     SCOPED_TRACE(bytes.substr(0, 60));
@@ -257,6 +257,7 @@ TEST(HostileClient, ConcurrentTopUpsWithOneIdempotencyKeyCreditOnce) {
   TestAccount account = signUpAndFund(api, 1000);
   std::string key = "race-" + uniqueSuffix();
   std::vector<std::future<Reply>> racers;
+  racers.reserve(4);
   for (int i = 0; i < 4; ++i) {  // within the account's 4 slow requests in flight
     racers.push_back(std::async(std::launch::async, [&] {
       HttpTestClient client(apiUrl());
@@ -322,6 +323,7 @@ TEST(HostileClient, OneAccountsSlowWorkDoesNotHoldUpAnothersRequests) {
 
   std::atomic<int> finished_admitted{0};  // answered otherwise than by the cap's 429
   std::vector<std::future<Reply>> waiting;
+  waiting.reserve(replays.size());
   for (const auto& path : replays) {
     waiting.push_back(std::async(std::launch::async, [&, path] {
       HttpTestClient client(apiUrl());

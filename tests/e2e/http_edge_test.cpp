@@ -65,7 +65,7 @@ TEST(HttpEdge, FrameworkErrorsUseTheSpecBody) {
       api.call("POST", "/v1/messages", bearer(account.test_key, {{"Content-Type", "text/plain"}}),
                nullptr, &text),
       415, "FST_ERR_CTP_INVALID_MEDIA_TYPE");
-  std::string huge = "{\"body\":\"" + std::string(2 * 1024 * 1024, 'a') + "\"}";
+  std::string huge = "{\"body\":\"" + std::string(size_t{2} * 1024 * 1024, 'a') + "\"}";
   expectErrorBody(
       api.call("POST", "/v1/messages",
                bearer(account.test_key, {{"Content-Type", "application/json"}}), nullptr, &huge),

@@ -22,14 +22,14 @@ class KeyFences : public ::testing::Test {
     EXPECT_EQ(
         post("/v1/contact-groups/" + group + "/members", {{"phone_number", kMemberNumber}}).status,
         201);
-    for (nlohmann::json entry :
+    for (const nlohmann::json& entry :
          {nlohmann::json{{"phone_number", kListedNumber}}, nlohmann::json{{"contact_id", contact}},
           nlohmann::json{{"contact_group_id", group}}}) {
       EXPECT_EQ(post("/v1/contact-lists/" + list + "/entries", entry).status, 201);
     }
   }
 
-  Reply post(const std::string& path, const nlohmann::json& body, std::string key = "") {
+  Reply post(const std::string& path, const nlohmann::json& body, const std::string& key = "") {
     return api.call("POST", path, bearer(key.empty() ? account.live_key : key), body);
   }
   // A key of `mode` with every permission and the given fence settings; returns its secret.

@@ -83,7 +83,7 @@ TEST_F(LiveMessaging, EachNumberIsPacedWithoutDelayingTheOthers) {
   std::vector<smsgw::TimePoint> estimates;
   std::vector<std::string> ids;
   for (int i = 0; i < 3; ++i) {
-    Reply sent = send(subscriber, std::string(200, 'a' + i));
+    Reply sent = send(subscriber, std::string(200, static_cast<char>('a' + i)));
     ASSERT_EQ(sent.status, 201) << sent.raw_body;
     estimates.push_back(*smsgw::parseIso(sent.body["estimated_send_at"].get<std::string>()));
     ids.push_back(sent.body["id"]);

@@ -17,7 +17,7 @@ nlohmann::json sms(const std::string& to, const std::string& body) {
 TEST(Messages, RefusesBadNumbersAndBodiesWithoutCreatingAnything) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  auto send = [&](nlohmann::json body) {
+  auto send = [&](const nlohmann::json& body) {
     return api.call("POST", "/v1/messages", bearer(account.test_key), body);
   };
   EXPECT_EQ(send(sms("4165550123", "hi")).body["code"], "INVALID_PHONE_NUMBER");

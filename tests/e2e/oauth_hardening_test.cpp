@@ -151,6 +151,7 @@ TEST(OAuthHardening, StrangersWaitingOnADeadServerHoldNothingAnAccountNeeds) {
   std::string first = ownLoopbackAddress(), second = ownLoopbackAddress();
   std::atomic<int> answered{0};
   std::vector<std::thread> strangers;
+  strangers.reserve(8);
   for (int i = 0; i < 8; ++i) {
     strangers.emplace_back([&, i] {
       RawHttpConnection connection(apiUrl(), i % 2 ? first : second);
@@ -235,7 +236,7 @@ TEST(OAuthHardening, MetadataFetchFailuresAllReadAlike) {
   HttpTestClient api(apiUrl());
   WebhookReceiver closes, large;
   closes.answerWith(ReceiverAnswer::Close);
-  large.serveDocument(std::string(70 * 1024, ' ') + "{}", "no-store");
+  large.serveDocument(std::string(size_t{70} * 1024, ' ') + "{}", "no-store");
   std::vector<std::string> urls = {
       "http://127.0.0.1:" + std::to_string(closedLoopbackPort()) + "/",  // nothing listens
       closes.url() + "/client.json",                                     // closes at once

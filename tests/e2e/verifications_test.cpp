@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <utility>
 
 #include "tests/support/eventually.h"
 #include "tests/support/numbers.h"
@@ -15,7 +16,7 @@ namespace {
 
 class Verifications : public ::testing::Test {
  protected:
-  Reply start(const std::string& key, nlohmann::json body) {
+  Reply start(const std::string& key, const nlohmann::json& body) {
     return api.call("POST", "/v1/verifications", bearer(key), body);
   }
   Reply check(const std::string& key, const std::string& id, const std::string& code) {
@@ -131,7 +132,9 @@ TEST_F(Verifications, TheFifthWrongTryLocksTheCodeAndANewCodeKeepsTheCount) {
 TEST_F(Verifications, RequestsAreCheckedAndOtherAccountsIdsAreNotFound) {
   TestAccount account = signUp(api);
   TestAccount stranger = signUp(api);
-  auto code_of = [&](nlohmann::json body) { return start(account.test_key, body).body["code"]; };
+  auto code_of = [&](const nlohmann::json& body) {
+    return start(account.test_key, body).body["code"];
+  };
   EXPECT_EQ(code_of({{"phone_number", "416-555"}}), "INVALID_PHONE_NUMBER");
   EXPECT_EQ(code_of({{"phone_number", "+12125550123"}}), "NON_CANADIAN_NUMBER");
   EXPECT_EQ(code_of({{"phone_number", "+14164112345"}}), "RESERVED_DESTINATION");
@@ -228,8 +231,8 @@ TEST_F(Verifications, AnOptOutRefusesAndACarrierRefusalIsRefunded) {
                      {{"phone_number", opted_out}, {"from_number", number}})
                 .status,
             201);
-  for (nlohmann::json body : {nlohmann::json{{"phone_number", opted_out}, {"from", number}},
-                              nlohmann::json{{"phone_number", opted_out}}}) {
+  for (const nlohmann::json& body : {nlohmann::json{{"phone_number", opted_out}, {"from", number}},
+                                     nlohmann::json{{"phone_number", opted_out}}}) {
     Reply refused = start(account.live_key, body);
     EXPECT_EQ(refused.status, 451) << body;
     EXPECT_EQ(refused.body["code"], "OPT_OUT_BLOCKED");

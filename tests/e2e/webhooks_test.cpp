@@ -36,7 +36,7 @@ TEST(Webhooks, CreateShowsTheSecretOnceThenReadListDelete) {
 TEST(Webhooks, RefusesUnknownEventsAndBadUrls) {
   HttpTestClient api(apiUrl());
   TestAccount account = signUp(api);
-  auto create = [&](nlohmann::json body) {
+  auto create = [&](const nlohmann::json& body) {
     return api.call("POST", "/v1/webhooks", bearer(account.test_key), body);
   };
   EXPECT_EQ(create({{"url", "http://127.0.0.1:9/h"}, {"events", {"message.teleported"}}})

@@ -83,7 +83,7 @@ void serve(api::FramedRequest framed) {
           {{"route", req.method + " " + req.path}});
     }
     req.params = std::move(match.params);
-    api::readBody(req, 1024 * 1024,
+    api::readBody(req, size_t{1024} * 1024,
                   {match.route->options.accepts_csv, match.route->options.accepts_form});
     // What a route does with what it was given: read it and write it back.
     std::string echoed = nlohmann::json{

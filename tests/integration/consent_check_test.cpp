@@ -27,7 +27,7 @@ class ConsentCheckTest : public ::testing::Test {
     scratch_.exec("INSERT INTO accounts (id, name, email, password_hash) VALUES ('" + account_ +
                   "', 'T', '" + account_ + "@ex.ca', 'x')");
   }
-  compliance::ConsentDecision check(TimePoint now, std::optional<std::string> from = {},
+  compliance::ConsentDecision check(TimePoint now, const std::optional<std::string>& from = {},
                                     const std::string& mode = "LIVE") {
     db::Session sql(database_);
     soci::transaction tx(*sql);

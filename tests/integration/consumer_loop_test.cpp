@@ -56,6 +56,7 @@ class ConsumerLoopTest : public ::testing::Test {
     pid_t pid = fork();
     if (pid == 0) {
       std::vector<char*> argv;
+      argv.reserve(args.size());
       for (auto& arg : args) argv.push_back(arg.data());
       argv.push_back(nullptr);
       execv(CONSUME_PROBE_PATH, argv.data());

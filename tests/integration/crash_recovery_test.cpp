@@ -101,7 +101,8 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
     std::vector<ChildProcess*> victims = {&stack_.api(), &stack_.sender(), &stack_.receipt()};
     // The kills are spread over the sends by how many were accepted, not by time, so that a
     // faster or a slower machine meets as many of them while sends are in flight.
-    constexpr long long kTotal = kAccounts * kSendsPerAccount, kStep = kTotal / (kKills + 2);
+    constexpr long long kTotal = static_cast<long long>(kAccounts) * kSendsPerAccount;
+    constexpr long long kStep = kTotal / (kKills + 2);
     for (int k = 1; k <= kKills && sending; ++k) {
       long long due = k * kStep + static_cast<long long>(random() % (kStep / 2));
       while (sending && query("SELECT count(*) FROM messages") < due)

@@ -274,7 +274,7 @@ TEST_F(LiveSendingTest, TheChargeIsSettledOnThePartsTheCarrierCounted) {
   std::string more = queue(2);
   sender_(outbound(more));
   EXPECT_EQ(costOf(more), 3 * kPartPrice);
-  EXPECT_EQ(balance(account_), before - 3 * kPartPrice);
+  EXPECT_EQ(balance(account_), before - 3LL * kPartPrice);
   EXPECT_EQ(nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = "
                                        "'message.sent'"))["cost_cents"],
             3 * kPartPrice);
@@ -357,6 +357,7 @@ TEST_F(LiveSendingTest, TheCarriersAnswerIsRecordedAfterTheDatabaseDroppedTheCon
 TEST_F(LiveSendingTest, AReceiptRacingTheSendResultIsNeitherDroppedNorStranded) {
   constexpr int kMessages = 80;
   std::vector<std::string> ids;
+  ids.reserve(kMessages);
   for (int i = 0; i < kMessages; ++i) ids.push_back(queue(1));
   std::vector<std::thread> receipt_threads;
   std::atomic<int> receipt_errors{0};

@@ -60,8 +60,10 @@ TEST_F(NumbersTest, ASecondPurchaseWhileOneIsInFlightIsRefusedAndNothingIsCharge
 
 TEST_F(NumbersTest, ManyAccountsRacingForOneNumberGetItOnceAndTheOthersAreRefunded) {
   std::vector<std::string> accounts;
+  accounts.reserve(6);
   for (int i = 0; i < 6; ++i) accounts.push_back(newAccount(1000));
   std::vector<std::future<numbers::PurchaseOutcome>> racers;
+  racers.reserve(accounts.size());
   for (const auto& account : accounts) {
     racers.push_back(std::async(std::launch::async, [&, account] {
       try {

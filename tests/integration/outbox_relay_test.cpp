@@ -253,7 +253,7 @@ TEST(OutboxRelay, RelaysKilledAtRandomNeverPublishARecordOfAKeyBeforeAnEarlierOn
         sequences[r.key].push_back(std::stoi(r.payload));
         return seen.insert({r.key, std::stoi(r.payload)}).second;
       },
-      kKeys * kPerKey, std::chrono::seconds(60));
+      static_cast<size_t>(kKeys) * kPerKey, std::chrono::seconds(60));
   size_t duplicates = 0;
   ASSERT_EQ(sequences.size(), static_cast<size_t>(kKeys));
   for (const auto& [key, sequence] : sequences) {

@@ -162,6 +162,7 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
     subscribe(customers.back(), kMessageEvents);
   }
   std::vector<std::thread> clients;
+  clients.reserve(customers.size());
   for (const auto& customer : customers) {
     clients.emplace_back([&] { send(customer, kSendsEach, "r"); });
   }

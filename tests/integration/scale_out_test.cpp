@@ -53,6 +53,7 @@ TEST_F(ScaleOutTest, PoolsShareTheWorkAndLosingAnInstanceOfEachLosesNothing) {
 
   auto started = std::chrono::steady_clock::now();
   std::vector<std::thread> clients;
+  clients.reserve(customers.size());
   for (const auto& customer : customers) {
     clients.emplace_back([&] { send(customer, kSendsEach, "p"); });
   }
@@ -159,6 +160,7 @@ TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing
   ProgressRecorder recorder(finished_work);
   auto started = ProgressRecorder::Clock::now();
   std::vector<std::thread> clients;
+  clients.reserve(customers.size());
   for (const auto& customer : customers) {
     clients.emplace_back([&] { send(customer, kSends / 4, "s"); });
   }

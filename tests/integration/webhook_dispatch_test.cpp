@@ -456,8 +456,10 @@ TEST_F(WebhookDispatchTest, ABurstIsDeliveredAndRecordedOnceWithOrWithoutBatches
     scratch_.exec("DELETE FROM webhook_deliveries");
     size_t before = receiver_.received();
     std::vector<topics::Record> records;
+    records.reserve(40);
     for (int i = 0; i < 40; ++i) records.push_back(raise());
     std::vector<topics::Outcome> outcomes;
+    outcomes.reserve(records.size());
     for (const auto& record : records) outcomes.push_back(dispatcher().onEvent(record));
     for (auto& outcome : outcomes)
       if (outcome.settles.valid()) outcome.settles.wait();

@@ -38,6 +38,7 @@ void ChildProcess::start() {
   }
   for (const auto& [name, value] : extra_env_) env[name] = value;
   std::vector<std::string> env_strings;
+  env_strings.reserve(env.size());
   for (const auto& [name, value] : env) env_strings.push_back(name + "=" + value);
   std::vector<char*> envp, argv;
   for (auto& s : env_strings) envp.push_back(s.data());
@@ -131,10 +132,11 @@ int freeLoopbackPort() {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
   socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
+  bool found = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), length) == 0 &&
+               ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  if (fd >= 0) ::close(fd);
+  if (!found) throw std::runtime_error("no free port on 127.0.0.1");
   return ntohs(address.sin_port);
 }
 

@@ -38,13 +38,13 @@ std::string htmlUnescaped(std::string text) {
 
 // The fields with each of `changes` put in place of its namesake, or added.
 FormFields overridden(FormFields fields, const FormFields& changes) {
-  for (const auto& [name, value] : changes) {
+  for (const auto& change : changes) {
     auto it = std::find_if(fields.begin(), fields.end(),
-                           [&](const auto& field) { return field.first == name; });
+                           [&](const auto& field) { return field.first == change.first; });
     if (it == fields.end())
-      fields.emplace_back(name, value);
+      fields.push_back(change);
     else
-      it->second = value;
+      it->second = change.second;
   }
   return fields;
 }

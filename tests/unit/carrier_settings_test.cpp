@@ -24,6 +24,7 @@ TEST(CarrierSettings, ABaseUrlGivenWithTrailingSlashesMakesNoDoubleSlashInPaths)
                                      "--telnyx-messaging-profile-id",
                                      "40017a8c-an-operators-profile"};
     std::vector<char*> argv;
+    argv.reserve(args.size());
     for (auto& arg : args) argv.push_back(arg.data());
     settings.parse(static_cast<int>(argv.size()), argv.data());
     EXPECT_EQ(carrier.base_url, "https://api.telnyx.com") << given;
@@ -46,6 +47,7 @@ TEST(CarrierSettings, AWebhookUrlIsGivenAsIsAndNoneLeavesItToTheProfile) {
                                      "--carrier-webhook-url",
                                      given};
     std::vector<char*> argv;
+    argv.reserve(args.size());
     for (auto& arg : args) argv.push_back(arg.data());
     settings.parse(static_cast<int>(argv.size()), argv.data());
     EXPECT_EQ(carrier.webhook_url, given);

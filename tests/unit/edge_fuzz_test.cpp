@@ -22,7 +22,7 @@ const std::vector<std::string> kTokens = {
     "%2F",
     "\xff",
     "\xc3",
-    "\x00",
+    std::string(1, '\0'),  // "\x00" would be the empty string: a literal ends at its NUL
     "Content-Length: ",
     "Content-Length: 99999999999",
     "Transfer-Encoding: chunked\r\n",
@@ -61,11 +61,14 @@ class Mutator {
 
   std::string mutate(const std::vector<std::string>& seeds) {
     std::string out = pick(seeds);  // never empty: a first byte, then the request
-    int rounds = 1 + below(4);
-    for (int i = 0; i < rounds; ++i) {
+    size_t rounds = 1 + below(4);
+    for (size_t i = 0; i < rounds; ++i) {
       switch (below(6)) {
         case 0:  // flip a bit
-          if (!out.empty()) out[below(out.size())] ^= static_cast<char>(1 << below(8));
+          if (!out.empty()) {
+            char& byte = out[below(out.size())];
+            byte = static_cast<char>(static_cast<unsigned char>(byte) ^ (1U << below(8)));
+          }
           break;
         case 1:  // a random byte
           if (!out.empty()) out[below(out.size())] = static_cast<char>(below(256));
@@ -83,7 +86,7 @@ class Mutator {
           if (out.empty()) break;
           size_t at = below(out.size());
           std::string run = out.substr(at, below(32) + 1);
-          for (int n = below(8); n >= 0; --n) out.insert(at, run);
+          for (size_t n = below(8) + 1; n > 0; --n) out.insert(at, run);
           break;
         }
         default:  // splice another seed in

@@ -19,7 +19,7 @@ namespace {
 // Jobs that report when they start and then wait until the test opens the gate.
 class Gate {
  public:
-  std::function<void()> job(std::string name) {
+  std::function<void()> job(const std::string& name) {
     return [this, name] {
       std::unique_lock lock(mutex_);
       started_.push_back(name);
