@@ -150,7 +150,22 @@ build() {
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 
 as_pg() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  # From /: the postgres user may not be allowed into the folder we run from.
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
+}
+
+# Where the cluster lives. As root, PostgreSQL runs as the postgres user (initdb refuses root),
+# and a checkout under a private folder (root's home is mode 700) is out of that user's reach:
+# there the cluster lives under /var/lib/smsgw instead, in a folder named after the data folder,
+# so each checkout keeps its own. Read again before each use: the postgres user exists only once
+# the packages are installed.
+locate_pg_dir() {
+  PG_DIR="$SMSGW_DATA_DIR/pg"
+  [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1 || return 0
+  [ -f "$PG_DIR/PG_VERSION" ] && return 0
+  mkdir -p "$SMSGW_DATA_DIR"
+  runuser -u postgres -- test -x "$SMSGW_DATA_DIR" 2>/dev/null && return 0
+  PG_DIR="/var/lib/smsgw/$(printf '%s' "$SMSGW_DATA_DIR" | sha1sum | cut -c1-12)/pg"
 }
 
 database_url() { echo "host=127.0.0.1 port=$PG_PORT dbname=smsgw user=smsgw"; }
@@ -158,6 +173,7 @@ database_url() { echo "host=127.0.0.1 port=$PG_PORT dbname=smsgw user=smsgw"; }
 start_postgres() {
   local bin; bin="$(pg_bin)"; [ -n "$bin" ] || die "PostgreSQL server binaries not found"
   mkdir -p "$SMSGW_DATA_DIR"
+  locate_pg_dir
   if [ ! -f "$PG_DIR/PG_VERSION" ]; then
     log "creating PostgreSQL cluster in $PG_DIR"
     mkdir -p "$PG_DIR"
@@ -181,6 +197,7 @@ start_postgres() {
 
 stop_postgres() {
   local bin; bin="$(pg_bin)"
+  locate_pg_dir
   if [ -f "$PG_DIR/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
     as_pg "$bin/pg_ctl" -D "$PG_DIR" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
   fi
@@ -352,6 +369,7 @@ stop_ours() {
 print_status() {
   printf '%-20s %-8s %-10s %s\n' PROCESS STATE READY DETAIL
   local bin; bin="$(pg_bin)"
+  locate_pg_dir
   if [ -f "$PG_DIR/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$PG_DIR" status >/dev/null 2>&1; then
     printf '%-20s %-8s %-10s %s\n' postgresql up - "$(database_url)"
   else
