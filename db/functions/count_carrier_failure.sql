@@ -1,6 +1,6 @@
 -- One more carrier failure in a row for a destination (the counter is_undeliverable reads;
 -- apply_carrier_receipt clears it on a delivery). The callers decide when a failure counts
--- (workers/sender/handoff_decision, services/messaging/receipt_decision).
+-- (services/messaging/handoff_decision and receipt_decision).
 CREATE OR REPLACE FUNCTION count_carrier_failure(p_number text, p_code text, p_now timestamptz)
 RETURNS void
 LANGUAGE sql AS $$

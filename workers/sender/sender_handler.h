@@ -2,7 +2,7 @@
 // Sender worker handler: takes a queued message from sms.outbound to the carrier. LIVE
 // messages are handed off at most once (live_handoff.h) when their pacing slot has come and the
 // carrier has not asked us to wait, else left to the queued sweep; TEST messages are simulated
-// (test_simulation.h). Idempotent: the QUEUED guards make a replayed record a no-op.
+// (services/messaging/test_sends.h). Idempotent: the QUEUED guards make a replayed record a no-op.
 
 #include <string>
 
