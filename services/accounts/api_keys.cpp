@@ -23,20 +23,22 @@ struct StoredKey {
   KeyFence fence;
   int revoked = 0;
   int oauth = 0;
+  std::string oauth_grant_id;  // the connection an OAuth access key belongs to
 };
 
 std::optional<StoredKey> loadKey(soci::session& sql, const std::string& id) {
   StoredKey k;
   int default_deny = 0;
   std::string allow, deny;
-  soci::indicator allow_ind = soci::i_null, deny_ind = soci::i_null;
+  soci::indicator allow_ind = soci::i_null, deny_ind = soci::i_null, grant_ind = soci::i_null;
   sql << "SELECT account_id, mode, kind, label, permissions::text, default_deny::int, "
-         "allow_list_id, deny_list_id, (revoked_at IS NOT NULL)::int, oauth_grant::int "
+         "allow_list_id, deny_list_id, (revoked_at IS NOT NULL)::int, oauth_grant::int, "
+         "oauth_grant_id "
          "FROM api_keys WHERE id = :id FOR UPDATE",
       soci::use(id), soci::into(k.account_id), soci::into(k.mode), soci::into(k.kind),
       soci::into(k.label, k.label_ind), soci::into(k.permissions), soci::into(default_deny),
       soci::into(allow, allow_ind), soci::into(deny, deny_ind), soci::into(k.revoked),
-      soci::into(k.oauth);
+      soci::into(k.oauth), soci::into(k.oauth_grant_id, grant_ind);
   if (!sql.got_data()) return std::nullopt;
   k.fence = {default_deny != 0, allow_ind == soci::i_ok ? std::optional(allow) : std::nullopt,
              deny_ind == soci::i_ok ? std::optional(deny) : std::nullopt};
@@ -224,10 +226,7 @@ void revokeKey(db::Database& db, const Caller& caller, const std::string& id, Ti
   if (!sql->got_data()) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "already_revoked"}});
   if (key->oauth) {
     // The whole connection ends with its key: its refresh token and what it registered.
-    std::string grant_id;
-    *sql << "SELECT oauth_grant_id FROM api_keys WHERE id = :id", soci::use(id),
-        soci::into(grant_id);
-    db::endOAuthGrant(*sql, {grant_id, "key_revoked", now});
+    db::endOAuthGrant(*sql, {key->oauth_grant_id, "key_revoked", now});
   }
   tx.commit();
 }
