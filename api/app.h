@@ -52,6 +52,8 @@ struct ApiConfig {
   std::string oauth_form_secret;  // keys the consent form's CSRF token
   std::chrono::seconds oauth_access_token_ttl{3600};
   std::chrono::seconds oauth_refresh_token_ttl{30 * 24 * 3600};
+  std::chrono::seconds dashboard_session_ttl{12 * 3600};  // a dashboard sign-in's life
+  std::string dashboard_dir;  // the built dashboard (dashboard/dist); empty: none served
 };
 
 struct App {

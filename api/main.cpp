@@ -41,6 +41,11 @@ void addOAuthSettings(ProcessSettings& settings, api::ApiConfig& c) {
                "life of an OAuth access token (an API key held by the connection)");
   settings.add("OAUTH_REFRESH_TOKEN_SECONDS", c.oauth_refresh_token_ttl,
                "life of an OAuth refresh token; each use replaces it");
+  settings.add("DASHBOARD_SESSION_SECONDS", c.dashboard_session_ttl,
+               "life of a dashboard sign-in (its session keys and cookies)");
+  settings.add("DASHBOARD_DIR", c.dashboard_dir,
+               "the built dashboard served at /dashboard (ops/up builds dashboard/dist)",
+               "none: /dashboard answers 404");
 }
 
 void addApiSettings(ProcessSettings& settings, api::ApiConfig& c) {

@@ -29,6 +29,9 @@ struct Caller {
   // token registers (webhook endpoints) belongs to the grant and ends with it, and it may not
   // make keys at all (docs/oauth.md "What a connection can leave behind").
   std::optional<std::string> oauth_grant_id;
+  // A dashboard session's key (docs/dashboard.md): it makes keys only with the password again,
+  // and what it records comes from the dashboard (a consent batch's source).
+  bool dashboard_session = false;
 
   bool live() const { return mode == KeyMode::Live; }
   bool operator==(const Caller&) const = default;

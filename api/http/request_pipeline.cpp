@@ -5,8 +5,8 @@
 #include "api/http/client_address.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
+#include "api/http/presented_key.h"
 #include "db/error_text.h"
-#include "domain/api_key.h"
 #include "domain/errors.h"
 #include "services/accounts/key_callers.h"
 
@@ -57,9 +57,9 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
              {route.options.accepts_csv, route.options.accepts_form});
     return route;
   }
-  auto key = presentedApiKey(req.header("authorization"), req.header("x-api-key"));
+  auto key = presentedKey(req);
   if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
-  callers_.identify(req, *key, route.options.confirms_caller);
+  callers_.identify(req, key->secret, route.options.confirms_caller);
   // RFC 8707: a token approved for the MCP endpoint serves it alone.
   if (req.caller->resource == mcp_resource_ && route.options.errors != ErrorDialect::McpJsonRpc)
     throw ApiError(ErrorCode::UNAUTHORIZED,
@@ -86,13 +86,13 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   } catch (const MoveToSlowLane&) {
     throw;  // nothing was answered: the request runs again from the start
   } catch (const accounts::CallerChanged&) {
-    callers_.lookUp(req, *presentedApiKey(req.header("authorization"), req.header("x-api-key")));
+    callers_.lookUp(req, presentedKey(req)->secret);
   } catch (...) {
     // A guessed caller was answered before its route confirmed it. The answer stands only if
     // a lookup now finds the same caller; a revoked key answers 401 here instead.
     if (!req.unconfirmed_key_hash) throw;
     Caller guessed = *req.caller;
-    callers_.lookUp(req, *presentedApiKey(req.header("authorization"), req.header("x-api-key")));
+    callers_.lookUp(req, presentedKey(req)->secret);
     if (*req.caller == guessed) throw;
   }
   // The guess was wrong (and its transaction rolled back): the route runs again as the caller

@@ -11,6 +11,8 @@ void addAccountRoutes(Router& router, App& app);
 void addOwnerPhoneRoutes(Router& router, App& app);
 void addTopUpRoutes(Router& router, App& app);
 void addApiKeyRoutes(Router& router, App& app);
+void addDashboardSessionRoutes(Router& router, App& app);
+void addDashboardFileRoutes(Router& router, App& app);
 void addPricingRoutes(Router& router, App& app);
 void addWebhookRoutes(Router& router, App& app);
 void addWebhookDeadLetterRoutes(Router& router, App& app);
@@ -42,6 +44,8 @@ inline Router buildRouter(App& app) {
   addOwnerPhoneRoutes(router, app);
   addTopUpRoutes(router, app);
   addApiKeyRoutes(router, app);
+  addDashboardSessionRoutes(router, app);
+  addDashboardFileRoutes(router, app);
   addPricingRoutes(router, app);
   addWebhookRoutes(router, app);
   addWebhookDeadLetterRoutes(router, app);

@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION api_key_caller(p_key_hash text, p_now timestamptz)
 RETURNS TABLE (key_id text, account_id text, mode text, permissions text, revoked int,
                account_status text, fenced int, allow_list_required int, allow_list_id text,
                deny_list_id text, stale int, requests_per_second int, resource text,
-               oauth_grant_id text)
+               oauth_grant_id text, session int)
 LANGUAGE plpgsql STABLE AS $$
 #variable_conflict use_column
 BEGIN
@@ -19,6 +19,6 @@ BEGIN
          (k.default_deny OR k.allow_list_id IS NOT NULL)::int,
          k.allow_list_id, k.deny_list_id,
          (k.last_used_at IS NULL OR k.last_used_at < p_now - interval '60 seconds')::int,
-         a.requests_per_second, k.oauth_resource, k.oauth_grant_id
+         a.requests_per_second, k.oauth_resource, k.oauth_grant_id, (k.kind = 'SESSION')::int
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = p_key_hash;
 END $$;

@@ -58,11 +58,14 @@ void requireOwnLists(soci::session& sql, const std::string& account_id, const Ke
 }
 
 // Broader permissions than the caller's need the account password (a step-up), counted
-// against the account like every password (password_guard.h). It takes a connection of its own:
-// call it holding none.
+// against the account like every password (password_guard.h). A dashboard session holds every
+// permission only because its owner typed the password at sign-in, and a key outlives the
+// session: it needs the password again for any key it makes or rotates (like GitHub's sudo
+// mode), so a browser left signed in cannot mint a lasting key. It takes a connection of its
+// own: call it holding none.
 void checkEscalation(db::Database& db, const Caller& caller, const Permissions& wanted,
                      const std::optional<std::string>& password, TimePoint now) {
-  if (wanted.isSubsetOf(caller.permissions)) return;
+  if (wanted.isSubsetOf(caller.permissions) && !caller.dashboard_session) return;
   if (password && isAccountPassword(db, caller.account_id, *password, now)) return;
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
@@ -75,42 +78,73 @@ void refuseGrantTokens(const Caller& caller) {
     throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "oauth_token_cannot_make_keys"}});
 }
 
+// One key's row as written: a user's key, an OAuth connection's token, or a dashboard session's.
+struct KeyRow {
+  const std::string& account_id;
+  KeyMode mode;
+  const std::optional<std::string>& label;
+  const Permissions& permissions;
+  const KeyFence& fence;
+  const char* kind = "USER";
+  std::optional<TimePoint> expires_at = std::nullopt;
+  const OAuthHolding* oauth = nullptr;
+};
+
+nlohmann::json insertKeyRow(soci::session& sql, const KeyRow& row) {
+  GeneratedKey key = generateApiKey(row.mode);
+  std::string id = newId("key");
+  std::string mode_text(toString(row.mode)), kind(row.kind);
+  std::string permissions_text = row.permissions.toJson().dump();
+  int deny = row.fence.default_deny ? 1 : 0;
+  soci::indicator label_ind = row.label ? soci::i_ok : soci::i_null;
+  std::string label_text = row.label.value_or("");
+  std::string allow_list = row.fence.allow_list_id.value_or(""),
+              deny_list = row.fence.deny_list_id.value_or("");
+  soci::indicator allow_ind = row.fence.allow_list_id ? soci::i_ok : soci::i_null,
+                  deny_ind = row.fence.deny_list_id ? soci::i_ok : soci::i_null;
+  std::string grant_id = row.oauth ? row.oauth->grant_id : "";
+  soci::indicator grant_ind = row.oauth ? soci::i_ok : soci::i_null;
+  std::string expires_at = row.expires_at ? formatIso(*row.expires_at) : "";
+  soci::indicator expires_ind = row.expires_at ? soci::i_ok : soci::i_null;
+  std::string oauth_resource = row.oauth ? row.oauth->resource.value_or("") : "";
+  soci::indicator oauth_resource_ind = row.oauth && row.oauth->resource ? soci::i_ok : soci::i_null;
+  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, kind, label, "
+         "permissions, default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, "
+         "expires_at, oauth_resource) "
+         "VALUES (:id, :account, :hash, :prefix, :mode, :kind, :label, :permissions::jsonb, "
+         ":deny::int::boolean, :allow_list, :deny_list, :grant_id::text IS NOT NULL, :grant_id2, "
+         ":expires_at::timestamptz, :resource)",
+      soci::use(id), soci::use(row.account_id), soci::use(key.hash), soci::use(key.key_prefix),
+      soci::use(mode_text), soci::use(kind), soci::use(label_text, label_ind),
+      soci::use(permissions_text), soci::use(deny), soci::use(allow_list, allow_ind),
+      soci::use(deny_list, deny_ind), soci::use(grant_id, grant_ind),
+      soci::use(grant_id, grant_ind), soci::use(expires_at, expires_ind),
+      soci::use(oauth_resource, oauth_resource_ind);
+  auto resource =
+      db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
+  (*resource)["key"] = key.secret;
+  return *resource;
+}
+
 }  // namespace
 
 nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, KeyMode mode,
                             const std::optional<std::string>& label, const Permissions& permissions,
                             const KeyFence& fence, const std::optional<OAuthHolding>& holding) {
-  GeneratedKey key = generateApiKey(mode);
-  std::string id = newId("key");
-  std::string mode_text(toString(mode));
-  std::string permissions_text = permissions.toJson().dump();
-  int deny = fence.default_deny ? 1 : 0;
-  soci::indicator label_ind = label ? soci::i_ok : soci::i_null;
-  std::string label_text = label.value_or("");
-  std::string allow_list = fence.allow_list_id.value_or(""),
-              deny_list = fence.deny_list_id.value_or("");
-  soci::indicator allow_ind = fence.allow_list_id ? soci::i_ok : soci::i_null,
-                  deny_ind = fence.deny_list_id ? soci::i_ok : soci::i_null;
-  std::string grant_id = holding ? holding->grant_id : "";
-  std::string expires_at = holding ? formatIso(holding->expires_at) : "";
-  soci::indicator holding_ind = holding ? soci::i_ok : soci::i_null;
-  std::string oauth_resource = holding ? holding->resource.value_or("") : "";
-  soci::indicator oauth_resource_ind = holding && holding->resource ? soci::i_ok : soci::i_null;
-  sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, label, permissions, "
-         "default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, expires_at, "
-         "oauth_resource) "
-         "VALUES (:id, :account, :hash, :prefix, :mode, :label, :permissions::jsonb, "
-         ":deny::int::boolean, :allow_list, :deny_list, :grant_id::text IS NOT NULL, :grant_id2, "
-         ":expires_at::timestamptz, :resource)",
-      soci::use(id), soci::use(account_id), soci::use(key.hash), soci::use(key.key_prefix),
-      soci::use(mode_text), soci::use(label_text, label_ind), soci::use(permissions_text),
-      soci::use(deny), soci::use(allow_list, allow_ind), soci::use(deny_list, deny_ind),
-      soci::use(grant_id, holding_ind), soci::use(grant_id, holding_ind),
-      soci::use(expires_at, holding_ind), soci::use(oauth_resource, oauth_resource_ind);
-  auto resource =
-      db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
-  (*resource)["key"] = key.secret;
-  return *resource;
+  KeyRow row{account_id, mode, label, permissions, fence};
+  if (holding) {
+    row.oauth = &*holding;
+    row.expires_at = holding->expires_at;
+  }
+  return insertKeyRow(sql, row);
+}
+
+nlohmann::json insertSessionKey(soci::session& sql, const std::string& account_id, KeyMode mode,
+                                TimePoint expires_at) {
+  static const std::optional<std::string> kLabel = "Dashboard session";
+  Permissions everything = Permissions::everything();
+  KeyRow row{account_id, mode, kLabel, everything, KeyFence{}, "SESSION", expires_at};
+  return insertKeyRow(sql, row);
 }
 
 nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,

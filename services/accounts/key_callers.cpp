@@ -39,6 +39,7 @@ KeyRow parseKeyRow(const std::string& json_text) {
     key.caller.requests_per_second = row.at("requests_per_second").get<int>();
   key.caller.resource = optionalText(row, "resource");
   key.caller.oauth_grant_id = optionalText(row, "oauth_grant_id");
+  key.caller.dashboard_session = row.at("session") != 0;
   key.revoked = row.at("revoked") != 0;
   key.stale = row.at("stale") != 0;
   return key;

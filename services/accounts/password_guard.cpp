@@ -84,6 +84,13 @@ PasswordCheck checkOwnerPassword(db::Database& db, const std::string& email,
   return {PasswordCheck::Outcome::Wrong, "", "", std::chrono::seconds(0)};
 }
 
+ApiError passwordLocked(const PasswordCheck& check) {
+  return ApiError(
+      ErrorCode::RATE_LIMITED,
+      {{"reason", "password_locked"}, {"retry_after_seconds", check.retry_after.count()}},
+      static_cast<int>(check.retry_after.count()));
+}
+
 bool isAccountPassword(db::Database& db, const std::string& account_id, const std::string& password,
                        TimePoint now) {
   std::string email;
@@ -93,11 +100,7 @@ bool isAccountPassword(db::Database& db, const std::string& account_id, const st
     if (!sql->got_data()) return false;
   }
   PasswordCheck check = checkOwnerPassword(db, email, password, now);
-  if (check.outcome == PasswordCheck::Outcome::Locked)
-    throw ApiError(
-        ErrorCode::RATE_LIMITED,
-        {{"reason", "password_locked"}, {"retry_after_seconds", check.retry_after.count()}},
-        static_cast<int>(check.retry_after.count()));
+  if (check.outcome == PasswordCheck::Outcome::Locked) throw passwordLocked(check);
   return check.outcome == PasswordCheck::Outcome::Matches && check.account_id == account_id;
 }
 

@@ -17,6 +17,7 @@
 
 #include "db/database.h"
 #include "domain/clock.h"
+#include "domain/errors.h"
 
 namespace smsgw::accounts {
 
@@ -31,6 +32,9 @@ struct PasswordCheck {
 // The account whose owner signs in with this email and password.
 PasswordCheck checkOwnerPassword(db::Database& db, const std::string& email,
                                  const std::string& password, TimePoint now);
+
+// 429 RATE_LIMITED (details.reason password_locked, Retry-After) for a Locked check.
+ApiError passwordLocked(const PasswordCheck& check);
 
 // The step-up of a caller who already holds a key: the password of that key's account. Throws
 // ApiError RATE_LIMITED (details.reason password_locked, Retry-After) while the account is

@@ -66,10 +66,12 @@ nlohmann::json recordBatch(db::Database& db, const Caller& caller, const BatchUp
   std::string id = newId("cb"), defaults = upload.defaults.dump();
   std::string file_name = upload.file_name.value_or("");
   soci::indicator file_ind = upload.file_name ? soci::i_ok : soci::i_null;
+  // A session's batches were imported in the dashboard; every other key's came through the API.
+  std::string source = caller.dashboard_session ? "dashboard" : "api";
   *sql << "INSERT INTO consent_batches (id, account_id, mode, source, file_name, attested, "
-          "defaults, counts) VALUES (:id, :a, :m, 'api', :f, true, :d::jsonb, '{}'::jsonb)",
-      soci::use(id), soci::use(account), soci::use(mode), soci::use(file_name, file_ind),
-      soci::use(defaults);
+          "defaults, counts) VALUES (:id, :a, :m, :source, :f, true, :d::jsonb, '{}'::jsonb)",
+      soci::use(id), soci::use(account), soci::use(mode), soci::use(source),
+      soci::use(file_name, file_ind), soci::use(defaults);
 
   Counts counts;
   nlohmann::json errors = nlohmann::json::array();

@@ -27,7 +27,9 @@ size_t onHeader(char* data, size_t size, size_t count, void* user) {
       value.erase(0, 1);
     while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
       value.pop_back();
-    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+    auto& headers = *static_cast<std::map<std::string, std::string>*>(user);
+    auto [it, added] = headers.try_emplace(name, value);
+    if (!added) it->second += "\n" + value;
   }
   return size * count;
 }

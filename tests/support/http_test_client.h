@@ -14,7 +14,8 @@ struct Reply {
   long status = 0;
   nlohmann::json body;
   std::string raw_body;
-  std::map<std::string, std::string> headers;  // lower-cased names
+  // Lower-cased names; a header sent more than once (Set-Cookie) holds its values one per line.
+  std::map<std::string, std::string> headers;
   long new_connections = 0;
   std::string header(const std::string& name) const;
 };
