@@ -157,6 +157,8 @@ TEST_F(PhoneNumbers, ProvisioningChargesOncesAndTheNumberIsListedAndReadable) {
   EXPECT_EQ(doc.body["account"]["phone_numbers_used"], 1);
   EXPECT_EQ(doc.body["account"]["phone_number_limit"], 5);
   EXPECT_EQ(doc.body["account"]["low_balance"], false);
+  EXPECT_EQ(doc.body["account"]["spent_this_month_cents"], 250) << "the first rent and the fee";
+  EXPECT_TRUE(doc.body["account"]["sending_paused_until"].is_null());
   EXPECT_EQ(carrierListing(number["phone_number"]).size(), 1u) << "the carrier holds it for us";
 }
 

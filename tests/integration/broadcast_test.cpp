@@ -9,6 +9,7 @@
 
 #include "domain/errors.h"
 #include "domain/permissions.h"
+#include "services/accounts/accounts.h"
 #include "tests/integration/numbers_fixture.h"
 
 using namespace smsgw;
@@ -199,4 +200,12 @@ TEST_F(BroadcastTest, APausedAccountIsRefusedBeforeAnyMember) {
   EXPECT_EQ(refusalOf([&] { broadcast(); }), ErrorCode::SENDING_PAUSED);
   EXPECT_EQ(count("messages"), 0);
   EXPECT_EQ(count("broadcasts"), 0) << "no slot used";
+  // The account document shows the pause while it lasts (the dashboard's overview).
+  auto paused = accounts::accountDocument(database_, account_, std::chrono::system_clock::now());
+  EXPECT_EQ(paused["account"]["sending_pause_reason"], "FAILURE_RATE");
+  EXPECT_TRUE(paused["account"]["sending_paused_until"].is_string());
+  auto resumed = accounts::accountDocument(
+      database_, account_, std::chrono::system_clock::now() + std::chrono::hours(25));
+  EXPECT_TRUE(resumed["account"]["sending_pause_reason"].is_null());
+  EXPECT_TRUE(resumed["account"]["sending_paused_until"].is_null());
 }
