@@ -33,6 +33,7 @@ void addContactListRoutes(Router& router, App& app);
 void addEmailRoutes(Router& router, App& app);
 void addVerificationRoutes(Router& router, App& app);
 void addOAuthRoutes(Router& router, App& app);
+void addConnectedAppRoutes(Router& router, App& app);
 void addOAuthAuthorizeRoutes(Router& router, App& app);
 // Last: the MCP tools call the routes added before it.
 void addMcpRoutes(Router& router, App& app);
@@ -66,6 +67,7 @@ inline Router buildRouter(App& app) {
   addEmailRoutes(router, app);
   addVerificationRoutes(router, app);
   addOAuthRoutes(router, app);
+  addConnectedAppRoutes(router, app);
   addOAuthAuthorizeRoutes(router, app);
   addMcpRoutes(router, app);
   return router;
