@@ -13,6 +13,16 @@ ApiResponse getMessage(App& app, ApiRequest& req) {
   return ApiResponse::json(200, messaging::message(app.db, req.who(), req.params.at("id")));
 }
 
+// A date-time query parameter, as given (ISO 8601, e.g. 2026-11-27T00:00:00Z); "" when absent.
+std::string queryInstant(const ApiRequest& req, const char* name) {
+  std::string text = queryValue(req, name);
+  if (text.empty()) return text;
+  auto instant = parseIso(text);
+  if (!instant)
+    throw validationError(name, "must be an ISO 8601 date-time such as 2026-11-27T00:00:00Z");
+  return formatIso(*instant);
+}
+
 ApiResponse listMessages(App& app, ApiRequest& req) {
   auto [page, limit] = queryPage(req);
   std::string status = queryValue(req, "status"), direction = queryValue(req, "direction");
@@ -26,8 +36,13 @@ ApiResponse listMessages(App& app, ApiRequest& req) {
   if (!direction.empty() && direction != "OUTBOUND" && direction != "INBOUND") {
     throw validationError("direction", "must be OUTBOUND or INBOUND");
   }
-  return ApiResponse::json(
-      200, messaging::messagePage(app.db, req.who(), {status, direction, to, from}, page, limit));
+  messaging::MessageFilter filter{status,
+                                  direction,
+                                  to,
+                                  from,
+                                  queryInstant(req, "created_after"),
+                                  queryInstant(req, "created_before")};
+  return ApiResponse::json(200, messaging::messagePage(app.db, req.who(), filter, page, limit));
 }
 
 }  // namespace

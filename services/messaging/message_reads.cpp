@@ -25,13 +25,17 @@ nlohmann::json messagePage(db::Database& db, const Caller& caller, const Message
       " FROM messages m WHERE m.account_id = :a AND m.mode = :mode AND (:status = '' OR m.status = "
       ":status2) "
       "AND (:direction = '' OR m.direction = :direction2) AND (:to = '' OR m.to_number = :to2) "
-      "AND (:from = '' OR m.from_number = :from2)";
+      "AND (:from = '' OR m.from_number = :from2) "
+      "AND (:after = '' OR m.created_at >= NULLIF(:after2, '')::timestamptz) "
+      "AND (:before = '' OR m.created_at < NULLIF(:before2, '')::timestamptz)";
   db::Session sql(db);
   long long total = 0;
   *sql << "SELECT count(*)" + where, soci::use(caller.account_id), soci::use(mode),
       soci::use(filter.status), soci::use(filter.status), soci::use(filter.direction),
       soci::use(filter.direction), soci::use(filter.to), soci::use(filter.to),
-      soci::use(filter.from), soci::use(filter.from), soci::into(total);
+      soci::use(filter.from), soci::use(filter.from), soci::use(filter.created_after),
+      soci::use(filter.created_after), soci::use(filter.created_before),
+      soci::use(filter.created_before), soci::into(total);
   int offset = (page - 1) * limit;
   nlohmann::json data = nlohmann::json::array();
   soci::rowset<std::string> rows =
@@ -40,7 +44,9 @@ nlohmann::json messagePage(db::Database& db, const Caller& caller, const Message
        soci::use(caller.account_id), soci::use(mode), soci::use(filter.status),
        soci::use(filter.status), soci::use(filter.direction), soci::use(filter.direction),
        soci::use(filter.to), soci::use(filter.to), soci::use(filter.from), soci::use(filter.from),
-       soci::use(limit), soci::use(offset));
+       soci::use(filter.created_after), soci::use(filter.created_after),
+       soci::use(filter.created_before), soci::use(filter.created_before), soci::use(limit),
+       soci::use(offset));
   for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
   long long pages = (total + limit - 1) / limit;
   return {{"data", data},

@@ -18,6 +18,8 @@ struct MessageFilter {
   std::string direction;  // OUTBOUND or INBOUND
   std::string to;
   std::string from;
+  std::string created_after;   // ISO 8601 date-time, inclusive
+  std::string created_before;  // ISO 8601 date-time, exclusive
 };
 // Newest first: {data, meta: {page, limit, total, pages}} (the messages family's pagination).
 nlohmann::json messagePage(db::Database& db, const Caller& caller, const MessageFilter& filter,

@@ -110,4 +110,21 @@ TEST(Messages, ListIsPagedNewestFirstAndFiltered) {
             0);
   EXPECT_EQ(api.call("GET", "/v1/messages?limit=1000", bearer(account.test_key)).status, 422);
   EXPECT_EQ(api.call("GET", "/v1/messages?status=LOST", bearer(account.test_key)).status, 422);
+
+  // By the time they were made: the newest message's instant (to the millisecond, as shown)
+  // splits the five; any made in that same millisecond fall on its side.
+  Reply all = api.call("GET", "/v1/messages", bearer(account.test_key));
+  std::string at = all.body["data"][0]["created_at"];
+  int same_millisecond = 0;
+  for (const auto& m : all.body["data"]) same_millisecond += m["created_at"] == at ? 1 : 0;
+  auto countBetween = [&](const std::string& query) {
+    return api.call("GET", "/v1/messages?" + query, bearer(account.test_key)).body["meta"]["total"];
+  };
+  EXPECT_EQ(countBetween("created_after=" + at), same_millisecond);
+  EXPECT_EQ(countBetween("created_before=" + at), 5 - same_millisecond);
+  EXPECT_EQ(countBetween("created_after=2000-01-01T00:00:00Z&created_before=2000-01-02T00:00:00Z"),
+            0);
+  Reply bad = api.call("GET", "/v1/messages?created_after=yesterday", bearer(account.test_key));
+  EXPECT_EQ(bad.status, 422);
+  EXPECT_EQ(bad.body["details"][0]["field"], "created_after");
 }
