@@ -68,11 +68,8 @@ void addDashboardFileRoutes(Router& router, App& app) {
     return;
   }
   auto index = std::make_shared<std::string>(readAll(root / "index.html"));
-  router.add("GET", "/dashboard", open, [](ApiRequest&) {
-    ApiResponse response{308, nullptr, false, {{"Location", "/dashboard/"}}, {}, {}};
-    return response;
-  });
-  router.add("GET", "/dashboard/", open, [index](ApiRequest&) {
+  // The router reads /dashboard and /dashboard/ alike; the page's asset paths are absolute.
+  router.add("GET", "/dashboard", open, [index](ApiRequest&) {
     return fileAnswer(*index, "text/html; charset=utf-8", false);
   });
   for (const auto& entry : fs::recursive_directory_iterator(root)) {

@@ -94,11 +94,7 @@ install_python_checks() {
 # An e2e test verifies our signatures with the Standard Webhooks reference library (npm), and the
 # contract tests run npm tools (tests/contract).
 install_npm_checks() {
-  if ! command -v npm >/dev/null; then
-    log "installing: nodejs npm"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
-  fi
+  install_node
   (cd "$REPO_ROOT/tests/e2e/standardwebhooks" && npm ci --no-audit --no-fund --silent)
   # The contract tests: Prism's validating proxy, Redocly's lint, a generated typed client.
   (cd "$REPO_ROOT/tests/contract" && npm ci --no-audit --no-fund --silent)
@@ -107,6 +103,8 @@ install_npm_checks() {
   (cd "$REPO_ROOT/tests/e2e/mcp" && npm ci --no-audit --no-fund --silent)
   # Telnyx's official SDK, the judge of the carrier simulator (tests/e2e/telnyx).
   (cd "$REPO_ROOT/tests/e2e/telnyx" && npm ci --no-audit --no-fund --silent)
+  # The dashboard's journey in chromium, with axe-core (tests/browser).
+  (cd "$REPO_ROOT/tests/browser" && npm ci --no-audit --no-fund --silent)
   # kcat, a Kafka client of its own, reads our topics in a test (tests/e2e/kcat.sh).
   local test_only=()
   command -v chromium >/dev/null || test_only+=(chromium fonts-dejavu-core)
@@ -116,6 +114,28 @@ install_npm_checks() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${test_only[@]}" >/dev/null
   fi
+}
+
+install_node() {
+  command -v npm >/dev/null && return 0
+  log "installing: nodejs npm"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+}
+
+# The customer dashboard (dashboard/README.md): its npm packages from the lockfile, the API's
+# types generated from openapi.yaml, then Vite's build into dashboard/dist, which the API serves
+# at /dashboard. Nothing is fetched when the page runs. Skipped when dist is newer than every
+# source.
+build_dashboard() {
+  local dir="$REPO_ROOT/dashboard" stamp="$REPO_ROOT/dashboard/dist/index.html"
+  if [ -f "$stamp" ] && [ -z "$(find "$dir/src" "$dir/index.html" "$dir/package-lock.json" \
+      "$dir/vite.config.ts" "$dir/tsconfig.json" "$REPO_ROOT/openapi.yaml" -newer "$stamp" -print -quit)" ]; then
+    return 0
+  fi
+  install_node
+  log "building the dashboard"
+  (cd "$dir" && npm ci --no-audit --no-fund --silent && npm run --silent build >/dev/null)
 }
 
 # ops/check's tools: Debian's clang-format and clang-tidy (14, the release Debian 12 ships).
@@ -285,6 +305,7 @@ service_env() {
   export CARRIER_WEBHOOK_URL="${CARRIER_WEBHOOK_URL-http://127.0.0.1:$API_PORT/carrier/webhooks}"
   export ALLOW_PRIVATE_WEBHOOK_TARGETS="${ALLOW_PRIVATE_WEBHOOK_TARGETS:-true}"
   export KAFKA_SESSION_TIMEOUT_MS="${KAFKA_SESSION_TIMEOUT_MS:-6000}"
+  export DASHBOARD_DIR="${DASHBOARD_DIR-$REPO_ROOT/dashboard/dist}"
 }
 
 wait_for() {  # wait_for WHAT SECONDS COMMAND...
