@@ -19,8 +19,8 @@ struct PresentedKey {
 };
 
 // Nothing when the request presents no key. Throws ApiError FST_ERR_BAD_REQUEST (an
-// X-Dashboard-Mode other than LIVE or TEST) or FORBIDDEN (reason csrf_token: a cookie-authenticated request other
-// than GET or HEAD without the session's token).
+// X-Dashboard-Mode other than LIVE or TEST) or FORBIDDEN (reason csrf_token: a cookie-authenticated
+// request other than GET or HEAD without the session's token).
 std::optional<PresentedKey> presentedKey(const ApiRequest& req);
 
 // The hashes of the session keys a request's cookies hold (sign-out ends them).
