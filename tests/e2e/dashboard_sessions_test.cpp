@@ -216,3 +216,29 @@ TEST(DashboardSessions, SignOutEndsBothKeysOnTheServer) {
   // Another sign-in of the same owner is its own session.
   EXPECT_EQ(api.call("GET", "/v1/accounts/me", other.cookies("TEST")).status, 200);
 }
+
+TEST(DashboardFiles, ThePageRunsOnlyItsOwnScriptsAndIsNeverFramed) {
+  HttpTestClient api(apiUrl());
+  Reply page = api.call("GET", "/dashboard");
+  ASSERT_EQ(page.status, 200) << "ops/test builds the dashboard before the stack starts";
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_EQ(api.call("GET", "/dashboard/").raw_body, page.raw_body);
+  std::string policy = page.header("content-security-policy");
+  for (const char* directive : {"default-src 'none'", "script-src 'self'", "style-src 'self'",
+                                "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"})
+    EXPECT_NE(policy.find(directive), std::string::npos) << directive;
+  EXPECT_EQ(policy.find("unsafe-inline"), std::string::npos);
+  EXPECT_EQ(page.header("x-frame-options"), "DENY");
+  EXPECT_EQ(page.header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(page.header("cache-control"), "no-cache");
+  // Every script the page loads is a file of its own (the CSP would refuse an inline one).
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(page.raw_body, m,
+                                std::regex(R"(<script type="module" crossorigin src="([^"]+)\")")));
+  EXPECT_FALSE(std::regex_search(page.raw_body, std::regex(R"(<script(?![^>]*\ssrc=)[^>]*>)")));
+  Reply script = api.call("GET", m[1].str());
+  EXPECT_EQ(script.status, 200);
+  EXPECT_EQ(script.header("content-type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(script.header("cache-control"), "public, max-age=31536000, immutable");
+  EXPECT_EQ(api.call("GET", "/dashboard/assets/nothing.js").status, 404);
+}
