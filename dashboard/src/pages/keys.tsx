@@ -25,10 +25,14 @@ export function Keys() {
   const {t, dateTime} = useLocale();
   const {mode} = useSession();
   const keys = useLoad(() => ok(api.GET('/v1/api-keys')), []);
+  const contactLists = useLoad(() => ok(api.GET('/v1/contact-lists', {params: {query: {limit: 100} as never}})), []);
+  const lists = ((contactLists.data as {data?: Array<{id: string; name: string}>} | undefined)?.data ?? []);
   const [label, setLabel] = useState('');
   const [choice, setChoice] = useState('all');
   const [custom, setCustom] = useState('{"messages": "rw"}');
   const [defaultDeny, setDefaultDeny] = useState(false);
+  const [allowList, setAllowList] = useState('');
+  const [denyList, setDenyList] = useState('');
   const [password, setPassword] = useState('');
   const [secret, setSecret] = useState<{label: string; value: string} | null>(null);
   const action = useAction();
@@ -37,7 +41,10 @@ export function Keys() {
     event.preventDefault();
     action.run(async () => {
       const made = await ok(api.POST('/v1/api-keys', {
-        body: {mode, label: label || undefined, permissions: permissionsFor(choice, custom), default_deny: defaultDeny, password} as never,
+        body: {
+          mode, label: label || undefined, permissions: permissionsFor(choice, custom), default_deny: defaultDeny,
+          allow_list_id: allowList || undefined, deny_list_id: denyList || undefined, password,
+        } as never,
       }));
       setSecret({label: t.keys.created, value: (made as {key: string}).key});
       setLabel('');
@@ -73,6 +80,10 @@ export function Keys() {
             <TextArea label={t.keys.custom} rows={2} value={custom} onInput={(e) => setCustom(e.currentTarget.value)} />
           )}
           <Checkbox label={t.keys.defaultDeny} checked={defaultDeny} onChange={(e) => setDefaultDeny(e.currentTarget.checked)} />
+          <Select label={t.keys.allowList} value={allowList} onChange={(e) => setAllowList(e.currentTarget.value)}
+                  options={[['', t.none], ...lists.map((l): [string, string] => [l.id, l.name])]} />
+          <Select label={t.keys.denyList} value={denyList} onChange={(e) => setDenyList(e.currentTarget.value)}
+                  options={[['', t.none], ...lists.map((l): [string, string] => [l.id, l.name])]} />
           <Field label={t.keys.password} name="password" type="password" autoComplete="current-password" required value={password}
                  onInput={(e) => setPassword(e.currentTarget.value)} data-testid="step-up-password" />
           <button type="submit" class="primary" disabled={action.busy}>{t.keys.create}</button>
