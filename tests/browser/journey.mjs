@@ -2,10 +2,10 @@
 // in English and once in French, as the browser's language picks: sign up, sign in, verify the
 // owner phone (the code read from the carrier simulator), top up, register a webhook, buy a
 // number, import consents from a CSV file, send a LIVE message and watch it become DELIVERED
-// without reloading, see its webhook attempts, rotate a key, release the number, sign out (the
-// old session's cookies then refused by the API). On every page: axe-core finds no serious or
-// critical violation, nothing breaks the Content-Security-Policy, and the page fits a phone's
-// width. Prints each step as the browser saw it.
+// without reloading, see its webhook attempts, broadcast to a group, rotate a key, release the
+// number, sign out (the old session's cookies then refused by the API). On every page: axe-core
+// finds no serious or critical violation, nothing breaks the Content-Security-Policy, and the
+// page fits a phone's width. Prints each step as the browser saw it.
 // Usage: node journey.mjs [SCREENSHOT_DIR]. Needs API_URL and SIM_URL.
 import {mkdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
@@ -208,6 +208,23 @@ async function journey(browser, locale) {
   check(true, 'message.delivered reached the endpoint: the attempt shows with its status');
   await visit(page, 'webhooks', locale, audit);
 
+  // A group broadcast: the recipient as a contact, in a group, and each member's result.
+  await page.goto(`${api}/dashboard/#/contacts`);
+  await page.fill('input[name=contact_name]', 'Zoé');
+  await page.fill('input[name=contact_phone]', recipient);
+  await page.click('[data-testid=add-contact]');
+  await page.locator('[data-testid=contact-row]').first().waitFor();
+  await page.fill('input[name=group_name]', locale === 'fr-CA' ? 'Habitués' : 'Regulars');
+  await page.click('[data-testid=new-group]');
+  await page.locator('[data-testid=add-member]').click();
+  await page.locator('[data-testid=group-row][data-members="1"]').waitFor();
+  await page.fill('[data-testid=broadcast-body]', locale === 'fr-CA' ? 'Fermé lundi.' : 'Closed on Monday.');
+  await page.click('[data-testid=broadcast]');
+  const member = page.locator('[data-testid=broadcast-result]').first();
+  await member.waitFor();
+  check((await member.getAttribute('data-status')) === 'queued', `broadcast to the group: its member's result is ${await member.getAttribute('data-status')}`);
+  await visit(page, 'contacts', locale, audit);
+
   // Rotate the LIVE key, with the password (a session's step-up).
   await page.goto(`${api}/dashboard/#/keys`);
   await page.locator('[data-testid=key-row]').first().waitFor();
@@ -218,7 +235,7 @@ async function journey(browser, locale) {
   await visit(page, 'keys', locale, audit);
 
   // The pages the journey did not act on.
-  for (const name of PAGES.filter((p) => !['overview', 'numbers', 'compliance', 'messages', 'webhooks', 'keys'].includes(p)))
+  for (const name of PAGES.filter((p) => !['overview', 'numbers', 'compliance', 'messages', 'webhooks', 'contacts', 'keys'].includes(p)))
     await visit(page, name, locale, audit);
 
   // Release the number.

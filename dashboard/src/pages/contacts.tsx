@@ -49,9 +49,9 @@ function ContactList({contacts}: {contacts: Loaded<ContactPage>}) {
   return (
     <Section title={t.contacts.contacts}>
       <form onSubmit={add} class="inline">
-        <Field label={t.contacts.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <Field label={t.contacts.phone} type="tel" required value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
-        <button type="submit" class="primary" disabled={action.busy}>{t.contacts.add}</button>
+        <Field label={t.contacts.name} name="contact_name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <Field label={t.contacts.phone} name="contact_phone" type="tel" required value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
+        <button type="submit" class="primary" disabled={action.busy} data-testid="add-contact">{t.contacts.add}</button>
       </form>
       <Outcome problem={action.problem} notice={action.notice} />
       {!contacts.data && <Loading what={contacts} />}
@@ -59,7 +59,7 @@ function ContactList({contacts}: {contacts: Loaded<ContactPage>}) {
       {contacts.data && contacts.data.data.length > 0 && (
         <DataTable caption={t.contacts.contacts} head={[t.contacts.name, t.contacts.phone, t.actions]}>
           {contacts.data.data.map((c) => (
-            <tr key={c.id}>
+            <tr key={c.id} data-testid="contact-row">
               <td>{c.name}</td>
               <td>{c.phone_number}</td>
               <td>
@@ -124,8 +124,8 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
   return (
     <Section title={t.contacts.groups}>
       <form onSubmit={create} class="inline">
-        <Field label={t.contacts.groupName} required value={groupName} onInput={(e) => setGroupName(e.currentTarget.value)} />
-        <button type="submit" disabled={action.busy}>{t.contacts.newGroup}</button>
+        <Field label={t.contacts.groupName} name="group_name" required value={groupName} onInput={(e) => setGroupName(e.currentTarget.value)} />
+        <button type="submit" disabled={action.busy} data-testid="new-group">{t.contacts.newGroup}</button>
       </form>
       {!groups.data && <Loading what={groups} />}
       {groups.data && list.length === 0 && <p>{t.contacts.noGroups}</p>}
@@ -133,7 +133,7 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
         <>
           <DataTable caption={t.contacts.groups} head={[t.contacts.groupName, t.contacts.members]}>
             {list.map((g) => (
-              <tr key={g.id}>
+              <tr key={g.id} data-testid="group-row" data-members={g.member_count}>
                 <td>{g.name}</td>
                 <td class="number">{g.member_count}</td>
               </tr>
@@ -145,7 +145,7 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
             <form onSubmit={addMember} class="inline">
               <Select label={t.contacts.member} value={memberId || contacts[0]?.id} onChange={(e) => setMemberId(e.currentTarget.value)}
                       options={contacts.map((c): [string, string] => [c.id, `${c.name ?? ''} ${c.phone_number ?? ''}`.trim()])} />
-              <button type="submit" disabled={action.busy}>{t.contacts.addMember}</button>
+              <button type="submit" disabled={action.busy} data-testid="add-member">{t.contacts.addMember}</button>
             </form>
           )}
           <form onSubmit={broadcast}>
@@ -156,8 +156,8 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
             ) : (
               <Field label={t.contacts.broadcastFrom} type="tel" required value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
             )}
-            <TextArea label={t.contacts.broadcastBody} required rows={2} value={body} onInput={(e) => setBody(e.currentTarget.value)} />
-            <button type="submit" class="primary" disabled={action.busy || !sender}>{t.contacts.broadcast}</button>
+            <TextArea label={t.contacts.broadcastBody} required rows={2} value={body} data-testid="broadcast-body" onInput={(e) => setBody(e.currentTarget.value)} />
+            <button type="submit" class="primary" disabled={action.busy || !sender} data-testid="broadcast">{t.contacts.broadcast}</button>
           </form>
         </>
       )}
@@ -165,7 +165,7 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
       {result && (
         <DataTable caption={t.contacts.results} head={[t.contacts.member, t.contacts.outcome, t.messages.error]}>
           {result.results.map((r) => (
-            <tr key={r.to}>
+            <tr key={r.to} data-testid="broadcast-result" data-status={r.status}>
               <td>{r.message_id ? <a href={`#/messages/${r.message_id}`}>{r.to}</a> : r.to}</td>
               <td>{t.statuses[r.status.toUpperCase()] ?? r.status}</td>
               <td>{r.error ?? ''}</td>
