@@ -138,3 +138,6 @@ cpu_per_message() {
     ($1 == "smsgw-carrier-s" || $1 == "wrk") && ms > 0.001 {apart = apart sprintf("%s %.3f, ", $1, ms)}
     END {sub(/, $/, "", apart); printf "   apart (ms/message): %s\n   with the broker: %.2f ms of CPU per message\n   our processes and PostgreSQL: %.2f ms of CPU per message\n", apart, ours + broker, ours}'
 }
+
+# minimal_charge: the reference every benchmark divides by (reference.sh).
+source ops/bench/reference.sh
