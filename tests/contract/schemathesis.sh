@@ -47,7 +47,13 @@ run() {
   echo "== schemathesis, $name: exit $status"
   if [ "$status" -ne 0 ]; then
     failed=1
-    sed -n '/^=* FAILURES =*$/,$p' "$work/$name.log"
+    # Failures and errors (a request that timed out, a connection refused) have sections of
+    # their own; anything else wrong (a crash of Schemathesis itself) shows in the log's tail.
+    if grep -Eq '^=+ (FAILURES|ERRORS) =+$' "$work/$name.log"; then
+      sed -En '/^=+ (FAILURES|ERRORS) =+$/,$p' "$work/$name.log"
+    else
+      tail -n 80 "$work/$name.log"
+    fi
   else
     sed -n '/^=* SUMMARY =*$/,$p' "$work/$name.log"
   fi
