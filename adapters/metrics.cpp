@@ -57,6 +57,18 @@ struct Families {
           .Name("smsgw_dead_letters_total")
           .Help("Records set aside on their topic's dead-letter topic")
           .Register(*registry);
+  prometheus::Family<prometheus::Counter>& batches =
+      BuildCounter()
+          .Name("smsgw_batches_total")
+          .Help(
+              "Batches of records handled in one transaction, by topic and outcome (committed, "
+              "split: failed and handled one by one)")
+          .Register(*registry);
+  prometheus::Family<prometheus::Counter>& batched_records =
+      BuildCounter()
+          .Name("smsgw_batched_records_total")
+          .Help("Records in the batches of smsgw_batches_total, by topic and outcome")
+          .Register(*registry);
   prometheus::Family<prometheus::Gauge>& lag =
       BuildGauge()
           .Name("smsgw_consumer_lag")
@@ -152,6 +164,14 @@ void recordHandled(std::string_view topic, std::string_view outcome, double seco
 
 void deadLettered(std::string_view topic) {
   families().dead_letters.Add({{"topic", text(topic)}}).Increment();
+}
+
+void batchHandled(std::string_view topic, bool committed, size_t records) {
+  auto& f = families();
+  const char* outcome = committed ? "committed" : "split";
+  f.batches.Add({{"topic", text(topic)}, {"outcome", outcome}}).Increment();
+  f.batched_records.Add({{"topic", text(topic)}, {"outcome", outcome}})
+      .Increment(static_cast<double>(records));
 }
 
 void consumerLag(std::string_view group, std::string_view topic, int partition, long long lag) {

@@ -3,6 +3,7 @@
 // at /metrics by the ops endpoint (ops_endpoint.h). Each function records one thing where it
 // happens; none throws. Names and labels are listed in docs/operations.md.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,9 @@ void sendDecided(bool accepted, std::string_view code);
 void recordHandled(std::string_view topic, std::string_view outcome, double seconds);
 // Consumers: a record set aside on its topic's dead-letter topic.
 void deadLettered(std::string_view topic);
+// Consumers: a batch of records handled in one transaction, committed or split (it failed, and
+// its records were handled one by one).
+void batchHandled(std::string_view topic, bool committed, size_t records);
 // Consumers: the lag of a group on a partition (librdkafka's statistics).
 void consumerLag(std::string_view group, std::string_view topic, int partition, long long lag);
 // Consumers: partitions a rebalance gave to this member or took from it ("assigned", "revoked").

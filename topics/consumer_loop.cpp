@@ -187,20 +187,33 @@ void RecordRunner::retryOrGiveUp(const Record& record, const std::string& reason
   spdlog::warn("retrying {}/{}/{}: {}", record.topic, record.partition, record.offset, reason);
 }
 
-RecordRunner::Result RecordRunner::run(const Record& record, const std::atomic<bool>& stop) {
+std::string requestIdOf(const Record& record) {
   auto request = record.headers.find(kRequestIdHeader);
-  RequestScope scope(request == record.headers.end() ? "" : request->second);
-  auto started = std::chrono::steady_clock::now();
-  Result result = runWithRetries(record, stop);
+  return request == record.headers.end() ? "" : request->second;
+}
+
+void RecordRunner::report(const Record& record, Handled handled, double seconds,
+                          size_t batch_size) {
   static constexpr const char* kOutcomes[] = {"applied", "unchanged", "dead_lettered"};
-  if (result.handled != Handled::Interrupted) {
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const char* outcome = kOutcomes[static_cast<int>(result.handled)];
-    metrics::recordHandled(record.topic, outcome, seconds);
-    // One line per record: with the request id, one grep follows a send through every worker.
+  const char* outcome = kOutcomes[static_cast<int>(handled)];
+  metrics::recordHandled(record.topic, outcome, seconds);
+  // One line per record: with the request id, one grep follows a send through every worker.
+  if (batch_size == 1) {
     spdlog::info("{} {}/{}/{} key {} in {:.1f} ms", outcome, record.topic, record.partition,
                  record.offset, record.key, seconds * 1000);
+  } else {
+    spdlog::info("{} {}/{}/{} key {} in {:.1f} ms, in a batch of {}", outcome, record.topic,
+                 record.partition, record.offset, record.key, seconds * 1000, batch_size);
+  }
+}
+
+RecordRunner::Result RecordRunner::run(const Record& record, const std::atomic<bool>& stop) {
+  RequestScope scope(requestIdOf(record));
+  auto started = std::chrono::steady_clock::now();
+  Result result = runWithRetries(record, stop);
+  if (result.handled != Handled::Interrupted) {
+    report(record, result.handled,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   }
   return result;
 }
@@ -240,8 +253,52 @@ RecordRunner::Result RecordRunner::runWithRetries(const Record& record,
   }
 }
 
-ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler)
-    : config_(std::move(config)), runner_(config_, dead_letters, std::move(handler)) {}
+ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, ConsumerHandlers handlers)
+    : config_(std::move(config)),
+      runner_(config_, dead_letters, std::move(handlers.one)),
+      batch_(std::move(handlers.many)) {}
+
+bool ConsumerLoop::handleOneByOne(const std::vector<Record>& records, SettledOffsets& offsets,
+                                  const std::atomic<bool>& stop) {
+  for (const Record& record : records) {
+    auto result = runner_.run(record, stop);
+    if (result.handled == RecordRunner::Handled::Interrupted) return false;
+    offsets.handled(record, std::move(result.settles));
+  }
+  return true;
+}
+
+bool ConsumerLoop::handle(const std::vector<Record>& records, SettledOffsets& offsets,
+                          const std::atomic<bool>& stop) {
+  if (!batch_ || records.size() < 2) return handleOneByOne(records, offsets, stop);
+  auto started = std::chrono::steady_clock::now();
+  std::vector<Outcome> outcomes;
+  try {
+    outcomes = batch_(records);
+    if (outcomes.size() != records.size())
+      throw std::logic_error(fmt::format("the batch handler gave {} outcomes for {} records",
+                                         outcomes.size(), records.size()));
+  } catch (const std::exception& e) {
+    // Nothing of the batch committed: each record gets its own chance, so the one that failed
+    // is retried or dead-lettered alone (a transient failure is retried there too).
+    metrics::batchHandled(records.front().topic, false, records.size());
+    spdlog::warn("a batch of {} records failed, handling them one by one: {}", records.size(),
+                 db::describeError(e));
+    return handleOneByOne(records, offsets, stop);
+  }
+  metrics::batchHandled(records.front().topic, true, records.size());
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (size_t i = 0; i < records.size(); ++i) {
+    RequestScope scope(requestIdOf(records[i]));
+    RecordRunner::report(
+        records[i],
+        outcomes[i].applied ? RecordRunner::Handled::Applied : RecordRunner::Handled::Unchanged,
+        seconds, records.size());
+    offsets.handled(records[i], std::move(outcomes[i].settles));
+  }
+  return true;
+}
 
 void ConsumerLoop::run(const std::atomic<bool>& stop) {
   KafkaHandle consumer;
@@ -255,19 +312,30 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
   spdlog::info("consuming {} as group {}", fmt::join(config_.topics, ","), config_.group_id);
 
   SettledOffsets offsets;
+  const size_t max_records =
+      batch_ ? static_cast<size_t>(std::max(1, config_.max_batch_records)) : 1;
+  std::vector<Record> records;
   while (!stop.load()) {
-    KafkaMessage message(rd_kafka_consumer_poll(consumer.get(), 200));
-    if (message && message->err) {
-      if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        spdlog::warn("consumer: {}", rd_kafka_message_errstr(message.get()));
+    records.clear();
+    auto linger_ends = std::chrono::steady_clock::time_point::max();
+    int wait_ms = 200;
+    while (records.size() < max_records) {
+      KafkaMessage message(rd_kafka_consumer_poll(consumer.get(), wait_ms));
+      if (!message) break;
+      if (message->err) {
+        if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          spdlog::warn("consumer: {}", rd_kafka_message_errstr(message.get()));
+        }
+        break;
       }
-    } else if (message) {
-      Record record = recordFromMessage(message.get());
-      auto result = runner_.run(record, stop);
-      if (result.handled == RecordRunner::Handled::Interrupted)
-        break;  // not stored: replayed later
-      offsets.handled(record, std::move(result.settles));
+      records.push_back(recordFromMessage(message.get()));
+      auto now = std::chrono::steady_clock::now();
+      if (records.size() == 1)
+        linger_ends = now + std::chrono::milliseconds(config_.batch_linger_ms);
+      wait_ms = static_cast<int>(std::max<long long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(linger_ends - now).count()));
     }
+    if (!records.empty() && !handle(records, offsets, stop)) break;  // the rest replays later
     offsets.store(consumer.get());
   }
   spdlog::info("consumer closing");
@@ -276,11 +344,11 @@ void ConsumerLoop::run(const std::atomic<bool>& stop) {
 }
 
 void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_letters,
-                     const std::function<RecordHandler()>& make_handler,
+                     const std::function<ConsumerHandlers()>& make_handlers,
                      const std::atomic<bool>& stop) {
   std::vector<std::unique_ptr<ConsumerLoop>> loops;
   for (int i = 0; i < std::max(1, count); ++i) {
-    loops.push_back(std::make_unique<ConsumerLoop>(config, dead_letters, make_handler()));
+    loops.push_back(std::make_unique<ConsumerLoop>(config, dead_letters, make_handlers()));
   }
   std::atomic<bool> stopping{false};
   std::mutex failure_mutex;

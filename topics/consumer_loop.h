@@ -9,6 +9,8 @@
 //   `max_retry_time` the process exits (fatal) and the supervisor restarts it, replaying from
 //   the last stored offset.
 // Runs on the calling thread until `stop` becomes true, then closes cleanly (final commit).
+// A worker may also give a batch handler: the records of one poll are then applied together, in
+// one transaction, and their offsets stored only after it committed (ConsumerHandlers).
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +24,8 @@
 struct rd_kafka_message_s;
 
 namespace smsgw::topics {
+
+class SettledOffsets;
 
 struct Record {
   std::string topic;
@@ -52,6 +56,25 @@ struct Outcome {
 
 using RecordHandler = std::function<Outcome(const Record&)>;
 
+// Applies the records of one poll together, in one database transaction, and returns one
+// Outcome per record, in their order; it commits all of them or none (it throws). When it
+// throws, the loop runs the same records one at a time through the RecordHandler, with its
+// retries and dead-lettering: a record that fails never fails its neighbours.
+using BatchHandler = std::function<std::vector<Outcome>(const std::vector<Record>&)>;
+
+struct ConsumerHandlers {
+  // Implicit, so a worker that handles records one at a time just gives its RecordHandler.
+  ConsumerHandlers(RecordHandler record) : one(std::move(record)) {}  // NOLINT
+  ConsumerHandlers(RecordHandler record, BatchHandler batch)
+      : one(std::move(record)), many(std::move(batch)) {}
+
+  RecordHandler one;
+  BatchHandler many;  // unset: every record alone
+};
+
+// The request id a record carries (producer.h's header), for the handler's RequestScope.
+std::string requestIdOf(const Record& record);
+
 // Copies what a handler needs out of a librdkafka message.
 Record recordFromMessage(const rd_kafka_message_s* message);
 
@@ -78,6 +101,12 @@ struct ConsumerConfig {
   // every member and hand everything out again (docs/operations.md, "Scaled worker pools"). Every
   // member of a group must speak the same protocol.
   std::string assignment_strategy = "cooperative-sticky";
+  // A batch (ConsumerHandlers::many) takes what the client already fetched, up to
+  // `max_batch_records`, waiting at most `batch_linger_ms` after its first record for more:
+  // under load, batches fill from the fetch at once; at a trickle they stay small and add at
+  // most the linger to a record's latency.
+  int max_batch_records = 200;
+  int batch_linger_ms = 5;
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
   // Classifies failures other than RetryableError and PermanentError (the worker runtime
   // passes db::isTransient's answer); unset, they are all Unknown.
@@ -106,6 +135,8 @@ class RecordRunner {
   // Throws FatalConsumerError when a retryable failure outlasts max_retry_time; Interrupted
   // when `stop` became true between tries (the record was not handled).
   Result run(const Record& record, const std::atomic<bool>& stop);
+  // The metric and the log line of one record handled in `seconds` (alone or in a batch).
+  static void report(const Record& record, Handled handled, double seconds, size_t batch_size = 1);
 
  private:
   Result runWithRetries(const Record& record, const std::atomic<bool>& stop);
@@ -121,13 +152,21 @@ class RecordRunner {
 
 class ConsumerLoop {
  public:
-  ConsumerLoop(ConsumerConfig config, Producer& dead_letters, RecordHandler handler);
+  ConsumerLoop(ConsumerConfig config, Producer& dead_letters, ConsumerHandlers handlers);
   // Throws FatalConsumerError when a retryable failure outlasts max_retry_time.
   void run(const std::atomic<bool>& stop);
 
  private:
+  // Handles the records of one poll; returns false when `stop` interrupted them (the records
+  // not handled are not stored, so they are replayed later).
+  bool handle(const std::vector<Record>& records, SettledOffsets& offsets,
+              const std::atomic<bool>& stop);
+  bool handleOneByOne(const std::vector<Record>& records, SettledOffsets& offsets,
+                      const std::atomic<bool>& stop);
+
   ConsumerConfig config_;
   RecordRunner runner_;
+  BatchHandler batch_;
 };
 
 // Runs `count` consume loops side by side, one thread each, every one its own member of the
@@ -137,7 +176,7 @@ class ConsumerLoop {
 // loop fails, stops the others and rethrows, so the process exits and its supervisor restarts
 // it (each loop replays from its last stored offsets).
 void runConsumeLoops(const ConsumerConfig& config, int count, Producer& dead_letters,
-                     const std::function<RecordHandler()>& make_handler,
+                     const std::function<ConsumerHandlers()>& make_handlers,
                      const std::atomic<bool>& stop);
 
 // Installs SIGTERM/SIGINT handlers that set the returned flag (for worker main()s).

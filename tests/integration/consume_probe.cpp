@@ -4,6 +4,9 @@
 // is not JSON is a permanent error (dead-lettered). Slow on purpose so it can be killed mid-batch.
 // With --loops it runs that many consume loops side by side; the record --slow-id takes
 // --slow-ms before it is handled. Each effect notes its partition and when it was handled.
+// With --batch it also gives the loop a batch handler: the records of a poll (up to --max-batch)
+// in one transaction, --delay-ms each inside it, every effect noting its batch's size. A record
+// {"fail": true} fails inside the transaction (division by zero), alone or in a batch.
 #include <soci/soci.h>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +24,8 @@ int main(int argc, char** argv) {
   std::string database_url, brokers, group, topic, run;
   int delay_ms = 50, loops = 1, slow_ms = 0;
   std::string slow_id;
+  bool batch = false;
+  int max_batch = 200;
   app.add_option("--database-url", database_url)->required();
   app.add_option("--brokers", brokers)->required();
   app.add_option("--group", group)->required();
@@ -30,34 +35,65 @@ int main(int argc, char** argv) {
   app.add_option("--loops", loops);
   app.add_option("--slow-id", slow_id);
   app.add_option("--slow-ms", slow_ms);
+  app.add_flag("--batch", batch);
+  app.add_option("--max-batch", max_batch);
   CLI11_PARSE(app, argc, argv);
   initLogging("consume-probe");
 
   const auto& stop = topics::stopOnSignals();
   db::Database db(database_url, static_cast<size_t>(loops + 1));
   topics::Producer producer(brokers, "consume-probe");
-  auto handler = [&](const topics::Record& record) {
+  // The id of a record of this run, or "" for another test's record on it.scratch.
+  auto idOf = [&](const topics::Record& record) {
     auto payload = nlohmann::json::parse(record.payload, nullptr, false);
     if (payload.is_discarded()) throw topics::PermanentError("payload is not JSON");
-    // it.scratch also carries other tests' records: anything not of this run is passed over.
     if (!payload.is_object() || !payload.contains("run") || payload["run"] != run)
-      return topics::Outcome::unchanged();
-    std::string id = payload.value("id", "");
+      return std::string();
+    if (payload.value("fail", false)) return "fail:" + payload.value("id", "");
+    return payload.value("id", "");
+  };
+  auto apply = [&](soci::session& sql, const std::string& id, int partition, size_t batch_size) {
+    if (id.starts_with("fail:")) {
+      int never = 0;
+      sql << "SELECT 1 / 0", soci::into(never);
+    }
+    sql << "INSERT INTO probe_attempts (id) VALUES (:id)", soci::use(id);
+    sql << "INSERT INTO probe_effects (id, partition, batch_size) VALUES (:id, :p, :n) "
+           "ON CONFLICT DO NOTHING",
+        soci::use(id), soci::use(partition), soci::use(static_cast<int>(batch_size));
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  };
+  auto one = [&](const topics::Record& record) {
+    std::string id = idOf(record);
+    if (id.empty()) return topics::Outcome::unchanged();
     if (id == slow_id) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
     db::Session sql(db);
     soci::transaction tx(*sql);
-    *sql << "INSERT INTO probe_attempts (id) VALUES (:id)", soci::use(id);
-    *sql << "INSERT INTO probe_effects (id, partition) VALUES (:id, :p) ON CONFLICT DO NOTHING",
-        soci::use(id), soci::use(record.partition);
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    apply(*sql, id, record.partition, 1);
     tx.commit();
     return topics::Outcome::done();
+  };
+  auto many = [&](const std::vector<topics::Record>& records) {
+    std::vector<std::string> ids;
+    for (const auto& record : records) ids.push_back(idOf(record));
+    std::vector<topics::Outcome> outcomes;
+    db::Session sql(db);
+    soci::transaction tx(*sql);
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (!ids[i].empty()) apply(*sql, ids[i], records[i].partition, records.size());
+      outcomes.push_back(ids[i].empty() ? topics::Outcome::unchanged() : topics::Outcome::done());
+    }
+    tx.commit();
+    return outcomes;
   };
   topics::ConsumerConfig config;
   config.brokers = brokers;
   config.group_id = group;
   config.topics = {topic};
+  config.max_batch_records = max_batch;
   topics::runConsumeLoops(
-      config, loops, producer, [&] { return topics::RecordHandler(handler); }, stop);
+      config, loops, producer,
+      [&] { return batch ? topics::ConsumerHandlers(one, many) : topics::ConsumerHandlers(one); },
+      stop);
   return 0;
 }

@@ -1,5 +1,7 @@
 // The consume loop in real processes against the real broker: a consumer killed mid-batch
-// loses nothing, a duplicate record changes nothing, poison goes to the DLQ, SIGTERM is clean.
+// loses nothing, a duplicate record changes nothing, poison goes to the DLQ, SIGTERM is clean;
+// with a batch handler, a kill inside a batch's transaction replays the batch and a record
+// failing inside a batch is set aside alone.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <soci/soci.h>
@@ -26,9 +28,9 @@ class ConsumerLoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
     scratch_.exec(
-        "CREATE TABLE probe_effects (id text PRIMARY KEY, partition int NOT NULL, handled_at "
-        "timestamptz NOT NULL DEFAULT clock_timestamp()); CREATE TABLE probe_attempts (id text "
-        "NOT NULL)");
+        "CREATE TABLE probe_effects (id text PRIMARY KEY, partition int NOT NULL, batch_size int "
+        "NOT NULL, handled_at timestamptz NOT NULL DEFAULT clock_timestamp()); CREATE TABLE "
+        "probe_attempts (id text NOT NULL)");
     database_ = std::make_unique<db::Database>(scratch_.url(), 1);
   }
   void TearDown() override {
@@ -66,8 +68,10 @@ class ConsumerLoopTest : public ::testing::Test {
     return pid;
   }
 
-  void produce(const std::string& id) {
-    producer_.produceSync(kTopic, id, nlohmann::json({{"run", run_}, {"id", id}}).dump());
+  void produce(const std::string& id, bool fail = false) {
+    nlohmann::json payload = {{"run", run_}, {"id", id}};
+    if (fail) payload["fail"] = true;
+    producer_.produceSync(kTopic, id, payload.dump());
   }
 
   int count(const std::string& table) {
@@ -82,6 +86,16 @@ class ConsumerLoopTest : public ::testing::Test {
     *sql << "SELECT partition FROM probe_effects WHERE id = :id", soci::use(id),
         soci::into(partition);
     return partition;
+  }
+
+  // Backends of the scratch database inside a transaction that has not ended: a probe mid-batch.
+  int openTransactions() {
+    db::Session sql(*database_);
+    int n = 0;
+    *sql << "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+            "state = 'idle in transaction' AND pid <> pg_backend_pid()",
+        soci::into(n);
+    return n;
   }
 
   bool waitUntil(const std::function<bool()>& done, std::chrono::seconds timeout) {
@@ -123,6 +137,51 @@ TEST_F(ConsumerLoopTest, ConsumerKilledMidBatchLosesNothingAndDuplicatesChangeNo
   ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
                         std::chrono::seconds(30)));
   EXPECT_EQ(count("probe_effects"), kRecords);
+}
+
+TEST_F(ConsumerLoopTest, AWorkerKilledMidBatchReplaysTheBatchWithNoEffectTwice) {
+  constexpr int kRecords = 30;
+  for (int i = 0; i < kRecords; ++i) produce("b" + std::to_string(i));
+  // Batches of up to 5 records, 150 ms each inside the batch's transaction.
+  pid_t first = startProbe(/*delay_ms=*/150, {"--batch", "--max-batch", "5"});
+  ASSERT_TRUE(waitUntil([&] { return count("probe_effects") >= 2; }, std::chrono::seconds(60)));
+  ASSERT_TRUE(waitUntil([&] { return openTransactions() == 1; }, std::chrono::seconds(30)));
+  kill(first, SIGKILL);  // inside a batch's transaction: none of that batch committed
+  waitpid(first, nullptr, 0);
+  int committed_before_kill = count("probe_effects");
+  ASSERT_LT(committed_before_kill, kRecords) << "the probe finished before it could be killed";
+  EXPECT_EQ(count("probe_attempts"), committed_before_kill)
+      << "a record of the killed batch left something behind";
+
+  startProbe(/*delay_ms=*/10, {"--batch"});
+  ASSERT_TRUE(
+      waitUntil([&] { return count("probe_effects") == kRecords; }, std::chrono::seconds(90)))
+      << "records were lost: " << count("probe_effects") << " of " << kRecords;
+  EXPECT_GT(count("probe_effects WHERE batch_size > 1"), 0) << "nothing was applied in a batch";
+
+  int attempts_before = count("probe_attempts");
+  produce("b7");  // a duplicate delivery of a record already applied
+  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
+                        std::chrono::seconds(30)));
+  EXPECT_EQ(count("probe_effects"), kRecords);
+}
+
+TEST_F(ConsumerLoopTest, ARecordFailingInsideABatchIsSetAsideAloneAndItsNeighboursApplied) {
+  for (int i = 0; i < 4; ++i) produce("before" + std::to_string(i));
+  std::string broken = "broken-" + run_;
+  produce(broken, /*fail=*/true);
+  for (int i = 0; i < 4; ++i) produce("after" + std::to_string(i));
+  startProbe(/*delay_ms=*/0, {"--batch"});
+
+  auto dead = readRecords(
+      std::string(kTopic) + ".dlq", [&](const topics::Record& r) { return r.key == broken; }, 1,
+      std::chrono::seconds(60));
+  ASSERT_EQ(dead.size(), 1u);
+  EXPECT_NE(dead[0].headers["dlq.reason"].find("division by zero"), std::string::npos)
+      << dead[0].headers["dlq.reason"];
+  EXPECT_TRUE(waitUntil([&] { return count("probe_effects") == 8; }, std::chrono::seconds(60)))
+      << count("probe_effects") << " of the 8 neighbours applied";
+  EXPECT_EQ(count("probe_effects WHERE id LIKE 'fail:%'"), 0);
 }
 
 TEST_F(ConsumerLoopTest, PoisonRecordGoesToTheDeadLetterTopicWithoutBlockingThePartition) {

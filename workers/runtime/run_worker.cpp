@@ -17,6 +17,8 @@ topics::ConsumerConfig WorkerSpec::consumerConfig(const std::string& group,
   topics::ConsumerConfig config{settings.kafka.brokers, group, std::move(consumed),
                                 settings.session_timeout_ms, settings.kafka.properties};
   config.fetch_wait_max_ms = settings.fetch_wait_max_ms;
+  config.max_batch_records = settings.batch_max_records;
+  config.batch_linger_ms = settings.batch_linger_ms;
   // The database being away is never the record's fault: wait for it rather than dead-letter.
   config.classify = [](const std::exception& e) {
     return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;
@@ -34,6 +36,13 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
   settings.add("KAFKA_FETCH_WAIT_MAX_MS", w.fetch_wait_max_ms,
                "longest a fetch waits at the broker for records (Kafka answers once one arrives; "
                "the mock holds every fetch this long: 20 with SMSGW_BROKER=mock)");
+  if (spec.batches) {
+    settings.add("WORKER_BATCH_MAX_RECORDS", w.batch_max_records,
+                 "most records of one poll applied together, in one transaction");
+    settings.add("WORKER_BATCH_LINGER_MS", w.batch_linger_ms,
+                 "how long a batch waits after its first record for more (adds at most this to "
+                 "a record's latency)");
+  }
   settings.add("WORKER_DB_POOL_SIZE", w.db_pool_size, "PostgreSQL connections",
                "consume loops + periodic tasks + 3, at least 4");
   addOpsEndpointSettings(settings, w.ops);
@@ -44,7 +53,7 @@ void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
 }
 
 int runWorker(const WorkerSpec& spec,
-              const std::function<topics::RecordHandler(WorkerContext&)>& make_handler) {
+              const std::function<topics::ConsumerHandlers(WorkerContext&)>& make_handlers) {
   bool replaying = spec.replay_command && spec.replay_command->parsed();
   initLogging(replaying ? spec.name + "-replay" : spec.name);
   try {
@@ -62,7 +71,10 @@ int runWorker(const WorkerSpec& spec,
     topics::OutboxRelay relay(db, producer);
     SystemClock clock;
     WorkerContext context{db, producer, relay, clock};
-    if (replaying) return runReplayCommand(spec, context, make_handler);
+    if (replaying)
+      return runReplayCommand(spec, context, [&](WorkerContext& c) {
+        return make_handlers(c).one;  // a replay handles records one at a time
+      });
 
     relay.start();
     {
@@ -80,7 +92,7 @@ int runWorker(const WorkerSpec& spec,
       spdlog::info("worker {} started with {} consume loop(s)", spec.name, spec.consume_loops);
       topics::runConsumeLoops(
           spec.consumerConfig(spec.liveGroup(), spec.topics), spec.consume_loops, producer,
-          [&] { return make_handler(context); }, stop);
+          [&] { return make_handlers(context); }, stop);
       periodic.clear();
       heartbeat.reset();  // no beat may come after the word that this instance stopped
       try {

@@ -33,8 +33,10 @@ struct WorkerSettings {
   std::string group_prefix = "smsgw";  // consumer group = prefix.worker
   int session_timeout_ms = 6000;
   int fetch_wait_max_ms = 500;
-  int db_pool_size = 0;   // 0: consume loops + periodic tasks + 3, at least 4
-  OpsEndpointConfig ops;  // /metrics, /health, /ready
+  int batch_max_records = 200;  // topics::ConsumerConfig::max_batch_records
+  int batch_linger_ms = 5;      // topics::ConsumerConfig::batch_linger_ms
+  int db_pool_size = 0;         // 0: consume loops + periodic tasks + 3, at least 4
+  OpsEndpointConfig ops;        // /metrics, /health, /ready
 };
 
 struct WorkerSpec {
@@ -54,6 +56,9 @@ struct WorkerSpec {
   // How many consume loops run side by side (topics::runConsumeLoops): a slow record then holds
   // up only its own partition. More loops than partitions would sit idle.
   int consume_loops = 1;
+  // Whether its handlers apply a poll's records together (topics::ConsumerHandlers::many): the
+  // batch settings are then registered.
+  bool batches = false;
   WorkerSettings settings;
   ReplayCommand replay;  // filled when the process was started as `<worker> replay ...`
   const CLI::App* replay_command = nullptr;
@@ -67,8 +72,9 @@ struct WorkerSpec {
 // Registers the database, Kafka and pool settings every worker has, and its replay subcommand.
 void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec);
 
-// `make_handler` is called once per consume loop; each handler is used by one thread only.
+// `make_handlers` is called once per consume loop; each handler is used by one thread only. A
+// worker that gives only a RecordHandler handles records one at a time.
 int runWorker(const WorkerSpec& spec,
-              const std::function<topics::RecordHandler(WorkerContext&)>& make_handler);
+              const std::function<topics::ConsumerHandlers(WorkerContext&)>& make_handlers);
 
 }  // namespace smsgw::workers
