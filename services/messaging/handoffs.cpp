@@ -3,6 +3,8 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "adapters/log.h"
 #include "db/procedures/claim_handoff.h"
 #include "db/procedures/record_carrier_acceptance.h"
@@ -130,6 +132,23 @@ void recordCarrierAnswer(db::Database& db, const OutgoingMessage& message,
   db::Session sql(db);
   soci::transaction tx(*sql);
   recordCarrierAnswer(*sql, message, result, decision, policy, now);
+  tx.commit();
+}
+
+void recordCarrierAnswers(db::Database& db, const std::vector<CarrierAnswer>& answers,
+                          const SendPolicy& policy, TimePoint now) {
+  std::vector<const CarrierAnswer*> ordered;
+  ordered.reserve(answers.size());
+  for (const auto& answer : answers) ordered.push_back(&answer);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* a, const auto* b) {
+    return a->result.carrier_message_id < b->result.carrier_message_id;
+  });
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  for (const auto* answer : ordered) {
+    RequestScope scope(answer->request_id);
+    recordCarrierAnswer(*sql, answer->message, answer->result, answer->decision, policy, now);
+  }
   tx.commit();
 }
 

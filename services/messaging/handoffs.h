@@ -57,6 +57,21 @@ void recordCarrierAnswer(db::Database& db, const OutgoingMessage& message,
                          const CarrierSendResult& result, const HandoffDecision& decision,
                          const SendPolicy& policy, TimePoint now);
 
+// A carrier's answer to a claimed message, to be recorded, with the request it belongs to.
+struct CarrierAnswer {
+  OutgoingMessage message;
+  CarrierSendResult result;
+  HandoffDecision decision;
+  std::string request_id;
+};
+
+// The answers of several calls (the sender's batch) in one transaction, each as
+// recordCarrierAnswer, one commit for all; all or nothing (it throws). Taken in the order of
+// their carrier ids, as applyReceipts takes receipts (receipts.h): the sender and the receipt
+// worker lock carrier ids in one order.
+void recordCarrierAnswers(db::Database& db, const std::vector<CarrierAnswer>& answers,
+                          const SendPolicy& policy, TimePoint now);
+
 // FAILED STALE_QUEUED (message.failed form c), refunded; nothing when no longer QUEUED.
 void failStaleHandoff(soci::session& sql, const std::string& message_id, TimePoint now);
 void failStaleHandoff(db::Database& db, const std::string& message_id, TimePoint now);

@@ -3,6 +3,9 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "adapters/log.h"
 #include "db/procedures/apply_carrier_receipt.h"
 #include "services/messaging/charges.h"
@@ -77,6 +80,25 @@ ReceiptOutcome applyReceipt(db::Database& db, const topics::CarrierReceipt& rece
   ReceiptOutcome outcome = applyReceipt(*sql, receipt, policy, now);
   tx.commit();
   return outcome;
+}
+
+std::vector<ReceiptOutcome> applyReceipts(db::Database& db,
+                                          const std::vector<PolledReceipt>& polled,
+                                          const SendPolicy& policy, TimePoint now) {
+  std::vector<size_t> order(polled.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&polled](size_t a, size_t b) {
+    return polled[a].receipt.carrier_message_id < polled[b].receipt.carrier_message_id;
+  });
+  std::vector<ReceiptOutcome> outcomes(polled.size(), ReceiptOutcome::Unchanged);
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  for (size_t i : order) {
+    RequestScope scope(polled[i].request_id);
+    outcomes[i] = applyReceipt(*sql, polled[i].receipt, policy, now);
+  }
+  tx.commit();
+  return outcomes;
 }
 
 }  // namespace smsgw::messaging

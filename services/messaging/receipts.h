@@ -8,6 +8,9 @@
 
 #include <soci/session.h>
 
+#include <string>
+#include <vector>
+
 #include "db/database.h"
 #include "domain/clock.h"
 #include "domain/send_policy.h"
@@ -22,6 +25,23 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
 // The same in a transaction of its own.
 ReceiptOutcome applyReceipt(db::Database& db, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy, TimePoint now);
+
+// Receipts the receipt worker polled together, each with the request it belongs to (its log
+// lines and events name it).
+struct PolledReceipt {
+  topics::CarrierReceipt receipt;
+  std::string request_id;
+};
+
+// Applies `polled` in one transaction, one commit for all (a commit costs about as much as the
+// rest of a receipt: issue 39), and returns their outcomes in their order; all or nothing (it
+// throws, and the caller applies them one at a time). They are applied in the order of their
+// carrier ids (stable, so one message's receipts keep theirs): every transaction that locks
+// several carrier ids then takes them in one order, and two batches never wait on each other in
+// a circle for them.
+std::vector<ReceiptOutcome> applyReceipts(db::Database& db,
+                                          const std::vector<PolledReceipt>& polled,
+                                          const SendPolicy& policy, TimePoint now);
 
 // The sender recording the carrier's acceptance and the receipt worker applying a receipt
 // both start by taking a transaction lock on the carrier message id (lock_carrier_message,

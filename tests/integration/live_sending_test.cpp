@@ -329,6 +329,74 @@ TEST_F(LiveSendingTest, AReceiptBeforeTheSendResultIsHeldThenAppliedInOrder) {
   EXPECT_EQ(events("message.delivered"), 1) << "a late duplicate changes nothing";
 }
 
+// The sender's batch (the records of one poll): each message handed off once, in order, and the
+// carrier's answers recorded together; the receipt worker's batch applies a poll's receipts in
+// one transaction, a duplicate inside it changing nothing.
+TEST_F(LiveSendingTest, BatchesHandEachMessageOffOnceAndApplyEachReceiptOnce) {
+  std::string first = queue(1), second = queue(1, "now()", "+16132220198"), third = queue(1);
+  auto outcomes = sender_.applyBatch({outbound(first), outbound(second), outbound(third)});
+  ASSERT_EQ(outcomes.size(), 3u);
+  for (const auto& outcome : outcomes) EXPECT_TRUE(outcome.applied);
+  ASSERT_EQ(carrier_.sent().size(), 3u);
+  EXPECT_EQ(carrier_.sent()[1].to, "+16132220198") << "handed off in the records' order";
+  for (const auto& id : {first, second, third}) EXPECT_EQ(statusOf(id), "SENDING");
+  EXPECT_EQ(events("message.sent"), 3);
+
+  auto replayed = sender_.applyBatch({outbound(first), outbound(second), outbound(third)});
+  for (const auto& outcome : replayed) EXPECT_FALSE(outcome.applied) << "a replay changes nothing";
+  EXPECT_EQ(carrier_.sent().size(), 3u) << "one SMS each";
+
+  auto applied = receipts_.applyBatch(
+      {receipt(carrierIdOf(third), "delivered"), receipt(carrierIdOf(second), "delivery_failed"),
+       receipt(carrierIdOf(first), "delivered"), receipt(carrierIdOf(third), "delivered")});
+  ASSERT_EQ(applied.size(), 4u);
+  EXPECT_TRUE(applied[0].applied);
+  EXPECT_TRUE(applied[1].applied);
+  EXPECT_TRUE(applied[2].applied);
+  EXPECT_FALSE(applied[3].applied) << "the duplicate in the same batch";
+  EXPECT_EQ(statusOf(first), "DELIVERED");
+  EXPECT_EQ(statusOf(second), "UNDELIVERED");
+  EXPECT_EQ(statusOf(third), "DELIVERED");
+  EXPECT_EQ(events("message.delivered"), 2);
+  EXPECT_EQ(costOf(second), kPartPrice) << "an undelivered message keeps its charge";
+}
+
+// A record that cannot be applied makes its batch apply nothing: the consume loop then applies
+// the records one by one, and only that one is set aside.
+TEST_F(LiveSendingTest, AReceiptBatchWithABrokenRecordAppliesNothing) {
+  std::string id = queue(1);
+  sender_(outbound(id));
+  topics::Record broken{"carrier.receipts",
+                        0,
+                        1,
+                        "k",
+                        R"({"v":1,"carrier_message_id":"c","status":"teleported"})",
+                        {}};
+  EXPECT_THROW(receipts_.applyBatch({receipt(carrierIdOf(id), "delivered"), broken}),
+               topics::PermanentError);
+  EXPECT_EQ(statusOf(id), "SENDING");
+  EXPECT_EQ(events("message.delivered"), 0);
+}
+
+// A 429 in the middle of a batch holds the rest of it, as it holds the next records: they stay
+// QUEUED for the sweep, charged, and nothing more goes into the carrier's window.
+TEST_F(LiveSendingTest, ACarriers429InABatchHoldsTheRestOfIt) {
+  std::string sent = queue(1), throttled = queue(1), held = queue(1, "now()", "+16132220198");
+  carrier_.on_send = [&](const FakeCarrier::SentText& text) {
+    if (carrier_.sent().size() != 2) return FakeCarrier::acceptedAs("fake_" + text.to);
+    CarrierSendResult too_many;
+    too_many.kind = CarrierSendResult::Kind::Throttled;
+    too_many.retry_after = std::chrono::seconds(30);
+    return too_many;
+  };
+  sender_.applyBatch({outbound(sent), outbound(throttled), outbound(held)});
+  EXPECT_EQ(carrier_.sent().size(), 2u) << "nothing sent into the carrier's window";
+  EXPECT_EQ(statusOf(sent), "SENDING");
+  EXPECT_EQ(statusOf(throttled), "FAILED");
+  EXPECT_EQ(statusOf(held), "QUEUED");
+  EXPECT_EQ(costOf(held), kPartPrice) << "still charged: it will go";
+}
+
 // The carrier has the text; losing its answer to a database hiccup would turn a sent SMS into
 // a FAILED (STALE_QUEUED) one, refunded. PostgreSQL drops every connection while the carrier
 // is taking the text: the sender records the answer on a fresh one.

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   SendPolicy policy;
   workers::WorkerSpec spec("receipt", {std::string(topics::kCarrierReceipts.name)});
   std::chrono::milliseconds protection_interval{60000};
+  spec.batches = true;
   ProcessSettings settings("smsgw-receipt",
                            "Settles messages from carrier receipts; spend warnings and retention");
   workers::addWorkerSettings(settings, spec);
@@ -38,6 +39,6 @@ int main(int argc, char** argv) {
   };
   spec.periodic.push_back({"spend warnings and retention", protection_interval, protect});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
-    return topics::RecordHandler(workers::ReceiptHandler(context, policy));
+    return workers::receiptHandlers(context, policy);
   });
 }

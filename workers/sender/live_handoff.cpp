@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "adapters/log.h"
 #include "services/messaging/handoffs.h"
 #include "services/verifications/verifications.h"
 #include "workers/runtime/retries.h"
@@ -16,18 +17,18 @@ HandoffOutcome outcomeOf(messaging::ClaimOutcome claim) {
 
 }  // namespace
 
-HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
-                           const SendPolicy& policy, const std::string& message_id,
-                           const std::string& code_secret) {
+CarrierCallMade callCarrier(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                            const SendPolicy& policy, const std::string& message_id,
+                            const std::string& code_secret) {
   if (auto until = hold.heldUntil(context.clock.now())) {
     messaging::deferHandoff(context.db, message_id, *until);
-    return HandoffOutcome::NotDue;
+    return {HandoffOutcome::NotDue, std::nullopt};
   }
   auto claim = messaging::claimHandoff(context.db, message_id, policy.stale_handoff_seconds,
                                        context.clock.now());
   if (!claim.message) {
     context.relay.notify();
-    return outcomeOf(claim.outcome);
+    return {outcomeOf(claim.outcome), std::nullopt};
   }
   messaging::OutgoingMessage& message = *claim.message;
   if (message.verification) {
@@ -36,7 +37,7 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, Carri
       spdlog::error("verification message {}: its code cannot be opened; not sent", message_id);
       messaging::failStaleHandoff(context.db, message_id, context.clock.now());
       context.relay.notify();
-      return HandoffOutcome::Settled;
+      return {HandoffOutcome::Settled, std::nullopt};
     }
     message.body = std::move(*text);
   }
@@ -51,19 +52,62 @@ HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, Carri
   }
   messaging::HandoffDecision decision =
       messaging::decideHandoff(result, message.charge.cost_cents, message.part_price_cents);
-  const TimePoint now = context.clock.now();
-  // The carrier's answer exists only in this process until it is recorded: given up, the
-  // hand-off would end STALE_QUEUED (refunded) although the text went out. A retry after a
-  // commit whose outcome was lost finds the message no longer QUEUED and changes nothing.
+  return {HandoffOutcome::Settled,
+          messaging::CarrierAnswer{std::move(message), std::move(result), std::move(decision),
+                                   RequestScope::current()}};
+}
+
+namespace {
+
+// One answer in a transaction of its own, with retries. A retry after a commit whose outcome
+// was lost finds the message no longer QUEUED and changes nothing.
+void recordAlone(WorkerContext& context, const SendPolicy& policy,
+                 const messaging::CarrierAnswer& answer, TimePoint now) {
+  RequestScope scope(answer.request_id);
   withRetries("recording the carrier's answer", 4, [&] {
-    if (message.verification) {
-      verifications::recordCodeCarrierAnswer(context.db, message, result, decision, policy, now);
+    if (answer.message.verification) {
+      verifications::recordCodeCarrierAnswer(context.db, answer.message, answer.result,
+                                             answer.decision, policy, now);
     } else {
-      messaging::recordCarrierAnswer(context.db, message, result, decision, policy, now);
+      messaging::recordCarrierAnswer(context.db, answer.message, answer.result, answer.decision,
+                                     policy, now);
     }
   });
+}
+
+}  // namespace
+
+void recordAnswers(WorkerContext& context, const SendPolicy& policy,
+                   const std::vector<messaging::CarrierAnswer>& answers) {
+  const TimePoint now = context.clock.now();
+  // Verification codes have their own recording (they forget the code); they go alone.
+  std::vector<messaging::CarrierAnswer> together;
+  for (const auto& answer : answers) {
+    if (answer.message.verification || answers.size() == 1) {
+      recordAlone(context, policy, answer, now);
+    } else {
+      together.push_back(answer);
+    }
+  }
+  if (together.size() > 1) {
+    try {
+      messaging::recordCarrierAnswers(context.db, together, policy, now);
+      together.clear();
+    } catch (const std::exception& e) {
+      spdlog::warn("recording {} carrier answers together failed, each alone now: {}",
+                   together.size(), e.what());
+    }
+  }
+  for (const auto& answer : together) recordAlone(context, policy, answer, now);
   context.relay.notify();
-  return HandoffOutcome::Settled;
+}
+
+HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                           const SendPolicy& policy, const std::string& message_id,
+                           const std::string& code_secret) {
+  CarrierCallMade call = callCarrier(context, carrier, hold, policy, message_id, code_secret);
+  if (call.answer) recordAnswers(context, policy, {*call.answer});
+  return call.outcome;
 }
 
 }  // namespace smsgw::workers

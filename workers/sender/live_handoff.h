@@ -4,11 +4,14 @@
 // A message whose pacing slot (send_at) has not come yet is left to the queued sweep, and so is
 // one due while the carrier asked us to wait (`hold`): it is deferred to the hold's end.
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "domain/carrier_client.h"
 #include "domain/carrier_hold.h"
 #include "domain/send_policy.h"
+#include "services/messaging/handoffs.h"
 #include "workers/runtime/run_worker.h"
 
 namespace smsgw::workers {
@@ -22,5 +25,21 @@ enum class HandoffOutcome { Settled, NotDue, NotOurs };
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
                            const SendPolicy& policy, const std::string& message_id,
                            const std::string& code_secret = "");
+
+// handOffLive in two halves, so a batch records the answers of all its calls in one transaction.
+// The first: the hold, the claim and the carrier's call. Without a call (not due, not ours, or
+// settled without one) the outcome says so; with one, its answer must be recorded next.
+struct CarrierCallMade {
+  HandoffOutcome outcome = HandoffOutcome::Settled;
+  std::optional<messaging::CarrierAnswer> answer;
+};
+CarrierCallMade callCarrier(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
+                            const SendPolicy& policy, const std::string& message_id,
+                            const std::string& code_secret);
+// The second: the answers recorded, in one transaction; when that fails, each alone with
+// retries. The carrier's answer exists only in this process until it is recorded: dropped, the
+// hand-off would end STALE_QUEUED (refunded) although the text went out.
+void recordAnswers(WorkerContext& context, const SendPolicy& policy,
+                   const std::vector<messaging::CarrierAnswer>& answers);
 
 }  // namespace smsgw::workers

@@ -1,5 +1,7 @@
 // smsgw-sender: consumes sms.outbound and hands messages to the carrier; a periodic sweep sends
 // paced messages when their slot comes, and the reconciler settles and pushes on stuck work.
+#include <memory>
+
 #include "adapters/http_carrier_client.h"
 #include "adapters/settings.h"
 #include "topics/catalogue.h"
@@ -18,6 +20,10 @@ int main(int argc, char** argv) {
   // A hand-off waits on the carrier's answer; one loop per partition lets the sending numbers of
   // other partitions go on meanwhile, each number's messages still in order.
   spec.consume_loops = topics::kSmsOutbound.partitions;
+  // A batch's answers are recorded after its last carrier call: kept short, so a receipt rarely
+  // beats its send's answer to the database (it would be held, then applied by the sender).
+  spec.settings.batch_max_records = 20;
+  spec.batches = true;
   ProcessSettings settings("smsgw-sender", "Hands messages to the carrier, at most once each");
   workers::addWorkerSettings(settings, spec);
   addCarrierSettings(settings, carrier_config);
@@ -41,7 +47,7 @@ int main(int argc, char** argv) {
          workers::reconcile(context, carrier, policy, reconciler);
        }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
-    return topics::RecordHandler(
-        workers::SenderHandler(context, carrier, hold, policy, code_secret));
+    return workers::senderHandlers(
+        std::make_shared<workers::SenderHandler>(context, carrier, hold, policy, code_secret));
   });
 }
