@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 
 #include "adapters/log.h"
 #include "domain/ids.h"
@@ -221,6 +222,20 @@ std::optional<WebhookEndpoint> signingEndpoint(soci::session& sql, const std::st
   return row->endpoint;
 }
 
+namespace {
+
+std::vector<WebhookEndpoint> endpointsOf(const nlohmann::json& rows) {
+  std::vector<WebhookEndpoint> endpoints;
+  for (const auto& row : rows) {
+    WebhookEndpoint endpoint{row.at("id"), row.at("url"), row.at("signing_secret"), std::nullopt};
+    if (!row.at("previous_secret").is_null()) endpoint.previous_secret = row.at("previous_secret");
+    endpoints.push_back(std::move(endpoint));
+  }
+  return endpoints;
+}
+
+}  // namespace
+
 std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::EventRecord& event,
                                            TimePoint now) {
   // Asked for every event, so in one round trip: the rows come back as one JSON array, where a
@@ -231,13 +246,39 @@ std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::Eve
          ":types::jsonb, :e::uuid, :live::int::boolean, :at::timestamptz) o",
       soci::use(event.account_id), soci::use(types), soci::use(event.id), soci::use(livemode),
       soci::use(at), soci::into(owed);
-  std::vector<WebhookEndpoint> endpoints;
-  for (const auto& row : nlohmann::json::parse(owed)) {
-    WebhookEndpoint endpoint{row.at("id"), row.at("url"), row.at("signing_secret"), std::nullopt};
-    if (!row.at("previous_secret").is_null()) endpoint.previous_secret = row.at("previous_secret");
-    endpoints.push_back(std::move(endpoint));
+  return endpointsOf(nlohmann::json::parse(owed));
+}
+
+std::vector<EventOwed> endpointsOwedEach(soci::session& sql,
+                                         const std::vector<topics::EventRecord>& events,
+                                         TimePoint now) {
+  nlohmann::json asked = nlohmann::json::array();
+  for (size_t i = 0; i < events.size(); ++i) {
+    asked.push_back({{"ord", i},
+                     {"account", events[i].account_id},
+                     {"types", nlohmann::json::array({events[i].type})},
+                     {"event", events[i].id},
+                     {"live", events[i].livemode}});
   }
-  return endpoints;
+  std::string events_json = asked.dump(), at = formatIso(now), owed;
+  sql << "SELECT coalesce(json_agg(json_build_object('endpoints', x.endpoints, 'status', "
+         "CASE WHEN x.endpoints::text <> '[]' THEN (SELECT status FROM accounts WHERE id = "
+         "x.account) END) ORDER BY x.ord), '[]')::text FROM (SELECT e.ord, e.account, "
+         "(SELECT coalesce(json_agg(o), '[]') FROM webhook_endpoints_owed(e.account, e.types, "
+         "e.event, e.live, :at::timestamptz) o) AS endpoints FROM "
+         "jsonb_to_recordset(:events::jsonb) "
+         "AS e(ord int, account text, types jsonb, event uuid, live boolean)) x",
+      soci::use(at), soci::use(events_json), soci::into(owed);
+  std::vector<EventOwed> result;
+  result.reserve(events.size());
+  for (const auto& row : nlohmann::json::parse(owed)) {
+    EventOwed each{endpointsOf(row.at("endpoints")), ""};
+    if (row.at("status").is_string()) each.account_status = row.at("status");
+    result.push_back(std::move(each));
+  }
+  if (result.size() != events.size())
+    throw std::logic_error("endpoints owed: an answer per event was expected");
+  return result;
 }
 
 void recordDeadLetter(soci::session& sql, const OwedDelivery& owed, const std::string& reason,

@@ -37,6 +37,18 @@ bool deliversFor(const std::string& account_status);
 std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::EventRecord& event,
                                            TimePoint now);
 
+// What the dispatcher reads for one event: the endpoints owed it and, when there are some, its
+// account's status.
+struct EventOwed {
+  std::vector<WebhookEndpoint> endpoints;
+  std::string account_status;
+};
+// endpointsOwed and accountStatus for several events (a poll's) in one round trip, in their
+// order.
+std::vector<EventOwed> endpointsOwedEach(soci::session& sql,
+                                         const std::vector<topics::EventRecord>& events,
+                                         TimePoint now);
+
 // The endpoint's URL and the secrets that sign for it at `now` (the previous one while a
 // rotation is under a day old); nothing when there is no such endpoint.
 std::optional<WebhookEndpoint> signingEndpoint(soci::session& sql, const std::string& webhook_id,

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "adapters/http_client.h"
@@ -147,6 +148,43 @@ TEST_F(WebhookDispatchTest, DeliversTheSignedEnvelopeOnceEvenWhenTheRecordComesT
                              got[0].headers["webhook-signature"]));
   EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries WHERE success AND attempt = 1"), 1);
   EXPECT_NE(webhookField("last_success_at"), "");
+}
+
+// The batch handler (one query for a poll's events) delivers what onEvent would: each event to
+// each endpoint owed it, an event of another, suspended account dead-lettered, an event no
+// endpoint wants unchanged, and a batch that comes again delivers nothing twice.
+TEST_F(WebhookDispatchTest, ABatchOfEventsDeliversEachOnceToEachEndpointOwedIt) {
+  WebhookReceiver other_receiver;
+  std::string suspended = newId("acc");
+  scratch_.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" +
+                suspended + "', 'S', '" + suspended + "@ex.ca', 'x', 'SUSPENDED')");
+  addWebhook(suspended, other_receiver.url());
+  std::string quiet = newId("acc");  // no endpoint
+  scratch_.exec("INSERT INTO accounts (id, name, email, password_hash, status) VALUES ('" + quiet +
+                "', 'Q', '" + quiet + "@ex.ca', 'x', 'ACTIVE')");
+  std::vector<topics::Record> batch = {raise(), raise(suspended), raise(quiet), raise()};
+
+  auto outcomes = dispatcher().onEvents(batch);
+  dispatcher().waitIdle();
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_TRUE(outcomes[0].applied);
+  EXPECT_TRUE(outcomes[1].applied) << "dead-lettered: recorded";
+  EXPECT_FALSE(outcomes[2].applied) << "no endpoint wants it";
+  EXPECT_TRUE(outcomes[3].applied);
+  auto got = receiver_.waitFor(2, 5s);
+  ASSERT_EQ(got.size(), 2u);
+  std::set<std::string> ids = {got[0].headers["webhook-id"], got[1].headers["webhook-id"]};
+  EXPECT_EQ(ids.count(topics::EventRecord::parse(batch[0].payload).id), 1u);
+  EXPECT_EQ(ids.count(topics::EventRecord::parse(batch[3].payload).id), 1u);
+  EXPECT_EQ(other_receiver.received(), 0u);
+  EXPECT_EQ(one<std::string>("SELECT failed_reason FROM webhook_dead_letters"),
+            "ACCOUNT_SUSPENDED");
+
+  auto again = dispatcher().onEvents(batch);  // Kafka delivered the poll again
+  dispatcher().waitIdle();
+  for (const auto& outcome : again) EXPECT_FALSE(outcome.applied);
+  EXPECT_EQ(receiver_.received(), 2u);
+  EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 1);
 }
 
 TEST_F(WebhookDispatchTest, AFailedEventIsRetriedOnTheSpecsScheduleThenDeadLettered) {

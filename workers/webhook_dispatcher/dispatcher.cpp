@@ -70,8 +70,36 @@ topics::Outcome Dispatcher::onEvent(const topics::Record& record) {
   TimePoint now = clock_.now();
   auto endpoints = webhooks::endpointsOwed(*sql, event, now);
   if (endpoints.empty()) return topics::Outcome::unchanged();
+  return queueAttempts(sql, event, std::move(endpoints),
+                       webhooks::accountStatus(*sql, event.account_id), now);
+}
+
+std::vector<topics::Outcome> Dispatcher::onEvents(const std::vector<topics::Record>& records) {
+  std::vector<topics::EventRecord> events;
+  events.reserve(records.size());
+  for (const auto& record : records) events.push_back(topics::EventRecord::parse(record.payload));
+  db::Session sql(db_);
+  for (const auto& event : events) webhooks::emailAccountEvent(*sql, mailer_, event);
+  TimePoint now = clock_.now();
+  auto owed = webhooks::endpointsOwedEach(*sql, events, now);
+  std::vector<topics::Outcome> outcomes;
+  outcomes.reserve(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (owed[i].endpoints.empty()) {
+      outcomes.push_back(topics::Outcome::unchanged());
+      continue;
+    }
+    RequestScope scope(topics::requestIdOf(records[i]));
+    outcomes.push_back(
+        queueAttempts(sql, events[i], std::move(owed[i].endpoints), owed[i].account_status, now));
+  }
+  return outcomes;
+}
+
+topics::Outcome Dispatcher::queueAttempts(db::Session& sql, const topics::EventRecord& event,
+                                          std::vector<WebhookEndpoint> endpoints,
+                                          const std::string& status, TimePoint now) {
   EventToDeliver delivery{event.id, event.type, event.envelope().dump()};
-  std::string status = webhooks::accountStatus(*sql, event.account_id);
   auto settlement = std::make_shared<EventSettlement>(endpoints.size());
   bool queued = false;
   for (auto& endpoint : endpoints) {

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "adapters/mailer.h"
 #include "adapters/webhook_delivery.h"
@@ -41,6 +43,10 @@ class Dispatcher {
   // stored only then: a dispatcher killed with attempts still queued replays the event, and
   // endpointsOwed leaves out the endpoints already served.
   topics::Outcome onEvent(const topics::Record& record);
+  // The batch handler: the events of one poll, their endpoints owed and accounts' statuses read
+  // in one query (webhooks::endpointsOwedEach), then each event's attempts queued as onEvent
+  // queues them. Throws before queueing any attempt when the read fails.
+  std::vector<topics::Outcome> onEvents(const std::vector<topics::Record>& records);
   // Periodic: claims the retries now due (as many as the pool can start) and queues them;
   // returns how many. Also emails the owners of endpoints an hour into a streak.
   int runDueRetries();
@@ -54,6 +60,11 @@ class Dispatcher {
   // `settled` runs once the attempt's outcome is in PostgreSQL (or given up), whatever happens.
   void attempt(const webhooks::OwedDelivery& owed, std::function<void()> settled);
   void park(const webhooks::OwedDelivery& owed);
+  // Queues the event's first attempts on the pool (or dead-letters them, for an account not
+  // served or an endpoint whose queue is full); the outcome settles once every one is settled.
+  topics::Outcome queueAttempts(db::Session& sql, const topics::EventRecord& event,
+                                std::vector<WebhookEndpoint> endpoints, const std::string& status,
+                                TimePoint now);
 
   db::Database& db_;
   const Clock& clock_;

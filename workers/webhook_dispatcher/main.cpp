@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   // Each event costs a couple of reads before its attempts are queued; one loop per partition
   // runs those reads side by side (an account's events stay in order: one key, one partition).
   spec.consume_loops = topics::kEvents.partitions;
+  spec.batches = true;  // a poll's events read with one query (Dispatcher::onEvents)
   std::chrono::milliseconds retry_poll{250};
   ProcessSettings settings("smsgw-webhook-dispatcher",
                            "Delivers signed events to customers' endpoints, with durable retries");
@@ -53,7 +54,10 @@ int main(int argc, char** argv) {
       dispatcher = std::make_shared<workers::Dispatcher>(context.db, context.clock, mailer, config);
       running = dispatcher;
     }
-    return topics::RecordHandler(
-        [dispatcher](const topics::Record& record) { return dispatcher->onEvent(record); });
+    return topics::ConsumerHandlers(
+        [dispatcher](const topics::Record& record) { return dispatcher->onEvent(record); },
+        [dispatcher](const std::vector<topics::Record>& records) {
+          return dispatcher->onEvents(records);
+        });
   });
 }
