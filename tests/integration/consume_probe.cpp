@@ -75,8 +75,10 @@ int main(int argc, char** argv) {
   };
   auto many = [&](const std::vector<topics::Record>& records) {
     std::vector<std::string> ids;
+    ids.reserve(records.size());
     for (const auto& record : records) ids.push_back(idOf(record));
     std::vector<topics::Outcome> outcomes;
+    outcomes.reserve(records.size());
     db::Session sql(db);
     soci::transaction tx(*sql);
     for (size_t i = 0; i < records.size(); ++i) {

@@ -42,7 +42,7 @@ std::vector<topics::Outcome> SenderHandler::applyBatch(const std::vector<topics:
   return outcomes;
 }
 
-topics::ConsumerHandlers senderHandlers(std::shared_ptr<SenderHandler> handler) {
+topics::ConsumerHandlers senderHandlers(const std::shared_ptr<SenderHandler>& handler) {
   return {[handler](const topics::Record& record) { return (*handler)(record); },
           [handler](const std::vector<topics::Record>& records) {
             return handler->applyBatch(records);

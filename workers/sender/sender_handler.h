@@ -44,6 +44,6 @@ class SenderHandler {
 };
 
 // Both, sharing one handler, for the consume loop.
-topics::ConsumerHandlers senderHandlers(std::shared_ptr<SenderHandler> handler);
+topics::ConsumerHandlers senderHandlers(const std::shared_ptr<SenderHandler>& handler);
 
 }  // namespace smsgw::workers
