@@ -1,7 +1,11 @@
 # Shared by the send benchmarks (sourced from the repository root): the bench stack's
 # settings, a fresh seeded stack, and waiting for the sender to work off its queue.
 # The stack has its own data folder and ports, so it runs beside a development stack.
+# The broker too: on the development stack's port, the bench would find that broker already
+# listening and share it, and the development stack's workers would join the bench's consumer
+# groups and take its records.
 export SMSGW_DATA_DIR="$PWD/.data/bench" PG_PORT=16432 API_PORT=8180 SIM_PORT=8190 METRICS_BASE_PORT=17400
+export BROKER_PORT=16092
 export SMSGW_BUILD_DIR="${SMSGW_BUILD_DIR:-$PWD/build}"
 # Pacing raised so that hand-off times measure the pipeline, not the 10 parts a minute a
 # local number may send; limits raised so that no check refuses the load.
