@@ -98,6 +98,16 @@ class ConsumerLoopTest : public ::testing::Test {
     return n;
   }
 
+  // Delivers `id` again, a record already applied: it is attempted, and the effects stay
+  // `effects`.
+  void expectADuplicateChangesNothing(const std::string& id, int effects) {
+    int attempts_before = count("probe_attempts");
+    produce(id);
+    ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
+                          std::chrono::seconds(30)));
+    EXPECT_EQ(count("probe_effects"), effects);
+  }
+
   bool waitUntil(const std::function<bool()>& done, std::chrono::seconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
@@ -132,11 +142,7 @@ TEST_F(ConsumerLoopTest, ConsumerKilledMidBatchLosesNothingAndDuplicatesChangeNo
       waitUntil([&] { return count("probe_effects") == kRecords; }, std::chrono::seconds(90)))
       << "records were lost: " << count("probe_effects") << " of " << kRecords;
 
-  int attempts_before = count("probe_attempts");
-  produce("r7");  // a duplicate delivery of a record already handled
-  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
-                        std::chrono::seconds(30)));
-  EXPECT_EQ(count("probe_effects"), kRecords);
+  expectADuplicateChangesNothing("r7", kRecords);
 }
 
 TEST_F(ConsumerLoopTest, AWorkerKilledMidBatchReplaysTheBatchWithNoEffectTwice) {
@@ -159,11 +165,7 @@ TEST_F(ConsumerLoopTest, AWorkerKilledMidBatchReplaysTheBatchWithNoEffectTwice) 
       << "records were lost: " << count("probe_effects") << " of " << kRecords;
   EXPECT_GT(count("probe_effects WHERE batch_size > 1"), 0) << "nothing was applied in a batch";
 
-  int attempts_before = count("probe_attempts");
-  produce("b7");  // a duplicate delivery of a record already applied
-  ASSERT_TRUE(waitUntil([&] { return count("probe_attempts") > attempts_before; },
-                        std::chrono::seconds(30)));
-  EXPECT_EQ(count("probe_effects"), kRecords);
+  expectADuplicateChangesNothing("b7", kRecords);
 }
 
 TEST_F(ConsumerLoopTest, ARecordFailingInsideABatchIsSetAsideAloneAndItsNeighboursApplied) {
