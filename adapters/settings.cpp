@@ -17,6 +17,15 @@ void addDatabaseSettings(ProcessSettings& settings, std::string& database_url) {
   settings.add("DATABASE_URL", database_url, "libpq connection string");
 }
 
+void addDatabaseSettings(ProcessSettings& settings, std::string& database_url,
+                         bool& prepared_statements) {
+  addDatabaseSettings(settings, database_url);
+  prepared_statements = true;
+  settings.add("DB_PREPARED_STATEMENTS", prepared_statements,
+               "prepare the hot statements once per connection (off behind a pooler in "
+               "transaction mode)");
+}
+
 std::map<std::string, std::string> kafkaPassthrough(const char* const* environment) {
   static const std::set<std::string> kOwnVariables = {
       "KAFKA_BROKERS", "KAFKA_BOOTSTRAP_FILE", "KAFKA_GROUP_PREFIX", "KAFKA_SESSION_TIMEOUT_MS",

@@ -14,6 +14,10 @@ namespace smsgw {
 
 // DATABASE_URL.
 void addDatabaseSettings(ProcessSettings& settings, std::string& database_url);
+// DATABASE_URL and DB_PREPARED_STATEMENTS (db/prepared_statement.h: off behind a pooler in
+// transaction mode, which cannot keep a connection's prepared statements).
+void addDatabaseSettings(ProcessSettings& settings, std::string& database_url,
+                         bool& prepared_statements);
 
 struct KafkaSettings {
   std::string brokers;         // KAFKA_BROKERS, or the first line of KAFKA_BOOTSTRAP_FILE

@@ -26,6 +26,7 @@ namespace {
 struct ApiProcessConfig {
   api::ApiConfig api;
   std::string database_url;
+  bool prepared_statements = true;
   KafkaSettings kafka;
   CarrierClientConfig carrier;
   OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
   ApiProcessConfig config;
   ProcessSettings settings("smsgw-api", "The REST API: validates, charges, and publishes work");
   addApiSettings(settings, config.api);
-  addDatabaseSettings(settings, config.database_url);
+  addDatabaseSettings(settings, config.database_url, config.prepared_statements);
   addKafkaSettings(settings, config.kafka);
   addCarrierSettings(settings, config.carrier);
   addOpsEndpointSettings(settings, config.ops);
@@ -132,7 +133,8 @@ int main(int argc, char** argv) {
   initLogging("api");
   try {
     const auto& stop = topics::stopOnSignals();
-    db::Database db(config.database_url, static_cast<size_t>(config.api.db_pool_size));
+    db::Database db(config.database_url, static_cast<size_t>(config.api.db_pool_size),
+                    config.prepared_statements);
     topics::Producer producer(config.kafka.brokers, "smsgw-api", config.kafka.properties);
     topics::OutboxRelay relay(db, producer);
     HttpCarrierClient carrier(config.carrier);

@@ -2,10 +2,13 @@
 
 #include <soci/postgresql/soci-postgresql.h>
 
+#include "db/prepared_statement.h"
+
 namespace smsgw::db {
 
-Database::Database(const std::string& conninfo, size_t pool_size)
+Database::Database(const std::string& conninfo, size_t pool_size, bool prepared_statements)
     : pool_(pool_size), conninfo_(conninfo) {
+  usePreparedStatements(prepared_statements);
   for (size_t i = 0; i != pool_size; ++i) pool_.at(i).open(soci::postgresql, conninfo_);
 }
 

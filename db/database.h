@@ -12,7 +12,9 @@ namespace smsgw::db {
 
 class Database {
  public:
-  Database(const std::string& conninfo, size_t pool_size);
+  // prepared_statements: whether the hot statements are prepared once per connection
+  // (db/prepared_statement.h); the process's one setting, DB_PREPARED_STATEMENTS.
+  Database(const std::string& conninfo, size_t pool_size, bool prepared_statements = true);
   soci::connection_pool& pool() { return pool_; }
   // For a connection a component must hold on its own (e.g. one that owns a session lock).
   const std::string& conninfo() const { return conninfo_; }

@@ -2,6 +2,10 @@
 
 #include <soci/soci.h>
 
+#include <stdexcept>
+
+#include "db/prepared_statement.h"
+
 namespace smsgw::db {
 namespace {
 
@@ -48,38 +52,44 @@ const Procedure kAcceptOutboundMessage{"accept_outbound_message",
                                        allVerdicts};
 
 OutboundAccepted acceptOutboundMessage(soci::session& sql, const OutboundAcceptance& send) {
-  std::string consent = send.consent_type.value_or(""), at = formatIso(send.now);
-  soci::indicator consent_ind = send.consent_type ? soci::i_ok : soci::i_null,
-                  request_ind = send.request_id.empty() ? soci::i_null : soci::i_ok;
-  int queue_again = send.queue_again ? 1 : 0;
-  std::string refusal, send_at, rendered;
-  soci::indicator refusal_ind = soci::i_null, send_at_ind = soci::i_null,
-                  rendered_ind = soci::i_null;
-  sql << kAcceptOutboundMessage.callText("refusal, send_at, rendered"),
-      soci::use(send.message_id, "p_id"), soci::use(send.account_id, "p_account"),
-      soci::use(send.mode, "p_mode"), soci::use(send.from, "p_from"), soci::use(send.to, "p_to"),
-      soci::use(send.body, "p_body"), soci::use(send.parts, "p_parts"),
-      soci::use(send.cost_cents, "p_cost_cents"),
-      soci::use(send.part_price_cents, "p_part_price_cents"),
-      soci::use(send.body_sha256, "p_body_sha256"),
-      soci::use(consent, consent_ind, "p_consent_type"), soci::use(queue_again, "p_queue_again"),
-      soci::use(send.attempt, "p_attempt"), soci::use(send.charge_reference, "p_charge_reference"),
-      soci::use(send.charge_description, "p_charge_description"),
-      soci::use(send.toll_free_parts_per_minute, "p_toll_free_per_minute"),
-      soci::use(send.local_parts_per_minute, "p_local_per_minute"),
-      soci::use(send.event_id, "p_event_id"), soci::use(send.event_record, "p_event_record"),
-      soci::use(send.events_topic, "p_events_topic"),
-      soci::use(send.outbound_topic, "p_outbound_topic"),
-      soci::use(send.outbound_record, "p_outbound_record"), soci::use(at, "p_now"),
-      soci::use(send.request_id, request_ind, "p_request_id"), soci::into(refusal, refusal_ind),
-      soci::into(send_at, send_at_ind), soci::into(rendered, rendered_ind);
+  // Prepared: one call per accepted send. The arguments in the declaration's order.
+  static const PreparedStatement accept(
+      "accept_outbound_message", kAcceptOutboundMessage.preparedText("refusal, send_at, rendered"));
+  Cell request_id;
+  if (!send.request_id.empty()) request_id = send.request_id;
+  std::vector<Row> rows = accept.run(sql, {send.message_id,
+                                           send.account_id,
+                                           send.mode,
+                                           send.from,
+                                           send.to,
+                                           send.body,
+                                           std::to_string(send.parts),
+                                           std::to_string(send.cost_cents),
+                                           std::to_string(send.part_price_cents),
+                                           send.body_sha256,
+                                           send.consent_type,
+                                           std::string(send.queue_again ? "true" : "false"),
+                                           std::to_string(send.attempt),
+                                           send.charge_reference,
+                                           send.charge_description,
+                                           std::to_string(send.toll_free_parts_per_minute),
+                                           std::to_string(send.local_parts_per_minute),
+                                           send.event_id,
+                                           send.event_record,
+                                           send.events_topic,
+                                           send.outbound_topic,
+                                           send.outbound_record,
+                                           formatIso(send.now),
+                                           request_id});
+  if (rows.size() != 1) throw std::logic_error("accept_outbound_message answered no row");
+  Row& row = rows.front();
   OutboundAccepted accepted;
-  if (refusal_ind == soci::i_ok) {
-    accepted.refusal = verdictOf(kAcceptOutboundMessage, kRefusals, refusal);
+  if (row[0]) {
+    accepted.refusal = verdictOf(kAcceptOutboundMessage, kRefusals, *row[0]);
     return accepted;
   }
-  if (send_at_ind == soci::i_ok) accepted.send_at = send_at;
-  if (rendered_ind == soci::i_ok) accepted.rendered = rendered;
+  accepted.send_at = std::move(row[1]);
+  accepted.rendered = std::move(row[2]);
   return accepted;
 }
 

@@ -2,6 +2,8 @@
 
 #include <soci/soci.h>
 
+#include "db/prepared_statement.h"
+
 namespace smsgw::db {
 
 const Procedure kClaimHandoff{"claim_handoff",
@@ -16,16 +18,22 @@ const Procedure kHandoffState{
     "TABLE(queued integer, started integer, stale integer)"};
 
 std::optional<ClaimedHandoff> claimHandoff(soci::session& sql, const HandoffClaimRequest& request) {
-  std::string at = formatIso(request.now);
+  // Prepared: one call per message handed off.
+  static const PreparedStatement claim(
+      "claim_handoff",
+      kClaimHandoff.preparedText(
+          "account_id, from_number, to_number, body, cost_cents, send_attempt, part_price_cents"));
+  std::vector<Row> rows = claim.run(sql, {request.message_id, formatIso(request.now)});
+  if (rows.empty()) return std::nullopt;
+  Row& row = rows.front();
   ClaimedHandoff claimed;
-  std::string body;
-  soci::indicator body_ind = soci::i_null;
-  sql << kClaimHandoff.callText("*"), soci::use(request.message_id, "p_id"), soci::use(at, "p_now"),
-      soci::into(claimed.account_id), soci::into(claimed.from_number),
-      soci::into(claimed.to_number), soci::into(body, body_ind), soci::into(claimed.cost_cents),
-      soci::into(claimed.send_attempt), soci::into(claimed.part_price_cents);
-  if (!sql.got_data()) return std::nullopt;
-  if (body_ind == soci::i_ok) claimed.body = std::move(body);
+  claimed.account_id = textOr(row[0]);
+  claimed.from_number = textOr(row[1]);
+  claimed.to_number = textOr(row[2]);
+  claimed.body = std::move(row[3]);
+  claimed.cost_cents = integerOf(row[4]);
+  claimed.send_attempt = static_cast<int>(integerOf(row[5]));
+  claimed.part_price_cents = static_cast<int>(integerOf(row[6]));
   return claimed;
 }
 

@@ -24,6 +24,17 @@ std::string Procedure::callText(std::string_view columns) const {
   return text + ")";
 }
 
+std::string Procedure::preparedText(std::string_view columns) const {
+  std::string text = "SELECT " + std::string(columns) + " FROM " + std::string(name) + "(";
+  size_t number = 0;
+  for (const ProcedureArgument& argument : arguments) {
+    if (number != 0) text += ", ";
+    text += std::string(argument.name) + " => $" + std::to_string(++number) + "::";
+    text += std::string(argument.type);
+  }
+  return text + ")";
+}
+
 const std::vector<const Procedure*>& typedProcedures() {
   static const std::vector<const Procedure*> all = {
       &kPostLedgerEntry,      &kAcceptOutboundMessage,   &kApplyCarrierReceipt,

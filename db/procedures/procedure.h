@@ -44,6 +44,9 @@ struct Procedure {
 
   // "SELECT <columns> FROM name(p_a => :p_a::type, …)": bind each argument by its name.
   std::string callText(std::string_view columns) const;
+  // "SELECT <columns> FROM name(p_a => $1::type, …)", the arguments numbered in their order:
+  // the text of a db::PreparedStatement, whose parameters are given in that order.
+  std::string preparedText(std::string_view columns) const;
 };
 
 // The wrappers' functions, for the drift test.

@@ -2,6 +2,8 @@
 
 #include <soci/soci.h>
 
+#include "db/prepared_statement.h"
+
 namespace smsgw::db {
 
 const Procedure kRecordCarrierAcceptance{"record_carrier_acceptance",
@@ -20,24 +22,21 @@ const Procedure kRecordCarrierAcceptance{"record_carrier_acceptance",
 
 std::optional<AcceptanceRecorded> recordCarrierAcceptance(soci::session& sql,
                                                           const CarrierAcceptance& acceptance) {
-  std::string at = formatIso(acceptance.now);
-  soci::indicator request_ind = acceptance.request_id.empty() ? soci::i_null : soci::i_ok;
+  // Prepared: one call per message the carrier accepted. The arguments in the declaration's order.
+  static const PreparedStatement record(
+      "record_carrier_acceptance",
+      kRecordCarrierAcceptance.preparedText("cost_cents, receipt_held::int"));
+  Cell request_id;
+  if (!acceptance.request_id.empty()) request_id = acceptance.request_id;
+  std::vector<Row> rows = record.run(
+      sql, {acceptance.message_id, acceptance.carrier_message_id, std::to_string(acceptance.parts),
+            std::to_string(acceptance.adjustment_cents), acceptance.charge_reference,
+            acceptance.adjustment_description, acceptance.event_id, acceptance.event_record,
+            acceptance.events_topic, formatIso(acceptance.now), request_id});
+  if (rows.empty()) return std::nullopt;
   AcceptanceRecorded recorded;
-  int receipt_held = 0;
-  sql << kRecordCarrierAcceptance.callText("cost_cents, receipt_held::int"),
-      soci::use(acceptance.message_id, "p_id"),
-      soci::use(acceptance.carrier_message_id, "p_carrier_message_id"),
-      soci::use(acceptance.parts, "p_parts"),
-      soci::use(acceptance.adjustment_cents, "p_adjustment_cents"),
-      soci::use(acceptance.charge_reference, "p_charge_reference"),
-      soci::use(acceptance.adjustment_description, "p_adjustment_description"),
-      soci::use(acceptance.event_id, "p_event_id"),
-      soci::use(acceptance.event_record, "p_event_record"),
-      soci::use(acceptance.events_topic, "p_events_topic"), soci::use(at, "p_now"),
-      soci::use(acceptance.request_id, request_ind, "p_request_id"),
-      soci::into(recorded.cost_cents), soci::into(receipt_held);
-  if (!sql.got_data()) return std::nullopt;
-  recorded.receipt_held = receipt_held != 0;
+  recorded.cost_cents = integerOf(rows.front()[0]);
+  recorded.receipt_held = integerOf(rows.front()[1]) != 0;
   return recorded;
 }
 

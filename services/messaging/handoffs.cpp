@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "adapters/log.h"
+#include "db/prepared_statement.h"
 #include "db/procedures/claim_handoff.h"
 #include "db/procedures/record_carrier_acceptance.h"
 #include "domain/errors.h"
@@ -184,13 +185,18 @@ void deferHandoff(db::Database& db, const std::string& message_id, TimePoint unt
 }
 
 std::vector<std::string> pacedMessagesDue(db::Database& db, TimePoint now, int batch) {
-  std::vector<std::string> due(static_cast<size_t>(batch));
+  // Prepared: the sender sweeps for paced messages every second or so, and this was planned
+  // each time.
+  static const db::PreparedStatement due_now(
+      "paced_messages_due",
+      "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
+      "handoff_started_at IS NULL AND send_at > created_at AND send_at <= $1::timestamptz "
+      "ORDER BY send_at, created_at LIMIT $2::int");
   db::Session sql(db);
-  std::string at = formatIso(now);
-  *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
-          "handoff_started_at IS NULL AND send_at > created_at AND send_at <= :now::timestamptz "
-          "ORDER BY send_at, created_at LIMIT :n",
-      soci::use(at), soci::use(batch), soci::into(due);
+  std::vector<std::string> due;
+  for (const db::Row& row : due_now.run(*sql, {formatIso(now), std::to_string(batch)})) {
+    due.push_back(db::textOr(row[0]));
+  }
   return due;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "adapters/log.h"
+#include "db/prepared_statement.h"
 #include "domain/ids.h"
 #include "domain/webhook_retry_policy.h"
 
@@ -234,18 +235,42 @@ std::vector<WebhookEndpoint> endpointsOf(const nlohmann::json& rows) {
   return endpoints;
 }
 
+// Asked for every event (or every poll of events), so prepared once per connection and in one
+// round trip: the rows come back as one JSON array.
+const db::PreparedStatement& endpointsOwedStatement() {
+  static const db::PreparedStatement statement(
+      "endpoints_owed",
+      "SELECT coalesce(json_agg(o), '[]')::text FROM webhook_endpoints_owed($1::text, "
+      "$2::jsonb, $3::uuid, $4::boolean, $5::timestamptz) o");
+  return statement;
+}
+
+const db::PreparedStatement& endpointsOwedEachStatement() {
+  static const db::PreparedStatement statement(
+      "endpoints_owed_each",
+      "SELECT coalesce(json_agg(json_build_object('endpoints', x.endpoints, 'status', "
+      "CASE WHEN x.endpoints::text <> '[]' THEN (SELECT status FROM accounts WHERE id = "
+      "x.account) END) ORDER BY x.ord), '[]')::text FROM (SELECT e.ord, e.account, "
+      "(SELECT coalesce(json_agg(o), '[]') FROM webhook_endpoints_owed(e.account, e.types, "
+      "e.event, e.live, $1::timestamptz) o) AS endpoints FROM jsonb_to_recordset($2::jsonb) "
+      "AS e(ord int, account text, types jsonb, event uuid, live boolean)) x");
+  return statement;
+}
+
+// The one cell of a statement that answers one text.
+std::string onlyCell(const std::vector<db::Row>& rows) {
+  if (rows.size() != 1 || rows[0].size() != 1 || !rows[0][0])
+    throw std::logic_error("one text was expected");
+  return *rows[0][0];
+}
+
 }  // namespace
 
 std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::EventRecord& event,
                                            TimePoint now) {
-  // Asked for every event, so in one round trip: the rows come back as one JSON array, where a
-  // rowset would PREPARE, EXECUTE and DEALLOCATE a statement of its own each time.
-  std::string types = nlohmann::json::array({event.type}).dump(), at = formatIso(now), owed;
-  int livemode = event.livemode ? 1 : 0;
-  sql << "SELECT coalesce(json_agg(o), '[]')::text FROM webhook_endpoints_owed(:a, "
-         ":types::jsonb, :e::uuid, :live::int::boolean, :at::timestamptz) o",
-      soci::use(event.account_id), soci::use(types), soci::use(event.id), soci::use(livemode),
-      soci::use(at), soci::into(owed);
+  std::string owed = onlyCell(endpointsOwedStatement().run(
+      sql, {event.account_id, nlohmann::json::array({event.type}).dump(), event.id,
+            std::string(event.livemode ? "true" : "false"), formatIso(now)}));
   return endpointsOf(nlohmann::json::parse(owed));
 }
 
@@ -260,15 +285,8 @@ std::vector<EventOwed> endpointsOwedEach(soci::session& sql,
                      {"event", events[i].id},
                      {"live", events[i].livemode}});
   }
-  std::string events_json = asked.dump(), at = formatIso(now), owed;
-  sql << "SELECT coalesce(json_agg(json_build_object('endpoints', x.endpoints, 'status', "
-         "CASE WHEN x.endpoints::text <> '[]' THEN (SELECT status FROM accounts WHERE id = "
-         "x.account) END) ORDER BY x.ord), '[]')::text FROM (SELECT e.ord, e.account, "
-         "(SELECT coalesce(json_agg(o), '[]') FROM webhook_endpoints_owed(e.account, e.types, "
-         "e.event, e.live, :at::timestamptz) o) AS endpoints FROM "
-         "jsonb_to_recordset(:events::jsonb) "
-         "AS e(ord int, account text, types jsonb, event uuid, live boolean)) x",
-      soci::use(at), soci::use(events_json), soci::into(owed);
+  std::string owed =
+      onlyCell(endpointsOwedEachStatement().run(sql, {formatIso(now), asked.dump()}));
   std::vector<EventOwed> result;
   result.reserve(events.size());
   for (const auto& row : nlohmann::json::parse(owed)) {
@@ -372,24 +390,25 @@ std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, Tim
   std::string at = formatIso(now), until = formatIso(lease_until);
   nlohmann::json skipped_ids = skipped;
   std::string skipped_json = skipped_ids.dump();
+  // Prepared: the dispatcher sweeps several times a second, and this was planned each time.
+  static const db::PreparedStatement claim(
+      "claim_due_retries",
+      "WITH due AS (SELECT webhook_id, event_id FROM webhook_retries WHERE "
+      "next_attempt_at <= $1::timestamptz AND webhook_id <> ALL (ARRAY(SELECT "
+      "jsonb_array_elements_text($2::jsonb))) ORDER BY next_attempt_at LIMIT "
+      "$3::int FOR UPDATE SKIP LOCKED) UPDATE webhook_retries r SET next_attempt_at = "
+      "$4::timestamptz FROM due WHERE r.webhook_id = due.webhook_id AND "
+      "r.event_id = due.event_id RETURNING r.webhook_id, r.event_id::text, "
+      "r.account_id, r.attempts, r.next_step");
   std::vector<OwedDelivery> owed;
   soci::transaction tx(sql);
-  soci::rowset<soci::row> rows =
-      (sql.prepare << "WITH due AS (SELECT webhook_id, event_id FROM webhook_retries WHERE "
-                      "next_attempt_at <= :now::timestamptz AND webhook_id <> ALL (ARRAY(SELECT "
-                      "jsonb_array_elements_text(:skipped::jsonb))) ORDER BY next_attempt_at LIMIT "
-                      ":n FOR UPDATE SKIP LOCKED) UPDATE webhook_retries r SET next_attempt_at = "
-                      ":until::timestamptz FROM due WHERE r.webhook_id = due.webhook_id AND "
-                      "r.event_id = due.event_id RETURNING r.webhook_id, r.event_id::text, "
-                      "r.account_id, r.attempts, r.next_step",
-       soci::use(at), soci::use(skipped_json), soci::use(limit), soci::use(until));
-  for (const auto& row : rows) {
+  for (const db::Row& row : claim.run(sql, {at, skipped_json, std::to_string(limit), until})) {
     OwedDelivery item;
-    item.endpoint.id = row.get<std::string>(0);
-    item.event.id = row.get<std::string>(1);
-    item.account_id = row.get<std::string>(2);
-    item.attempt = row.get<int>(3) + 1;
-    int step = row.get<int>(4);
+    item.endpoint.id = db::textOr(row[0]);
+    item.event.id = db::textOr(row[1]);
+    item.account_id = db::textOr(row[2]);
+    item.attempt = static_cast<int>(db::integerOf(row[3])) + 1;
+    int step = static_cast<int>(db::integerOf(row[4]));
     if (step >= 0) item.step = step;
     item.from_retries = true;
     owed.push_back(std::move(item));

@@ -28,7 +28,7 @@ topics::ConsumerConfig WorkerSpec::consumerConfig(const std::string& group,
 
 void addWorkerSettings(ProcessSettings& settings, WorkerSpec& spec) {
   WorkerSettings& w = spec.settings;
-  addDatabaseSettings(settings, w.database_url);
+  addDatabaseSettings(settings, w.database_url, w.prepared_statements);
   addKafkaSettings(settings, w.kafka);
   settings.add("KAFKA_GROUP_PREFIX", w.group_prefix,
                "consumer group prefix; group = prefix.worker");
@@ -65,7 +65,8 @@ int runWorker(const WorkerSpec& spec,
         settings.db_pool_size > 0
             ? settings.db_pool_size
             : std::max(4, spec.consume_loops + static_cast<int>(spec.periodic.size()) + 3);
-    db::Database db(settings.database_url, static_cast<size_t>(pool_size));
+    db::Database db(settings.database_url, static_cast<size_t>(pool_size),
+                    settings.prepared_statements);
     topics::Producer producer(settings.kafka.brokers, "smsgw-" + spec.name,
                               settings.kafka.properties);
     topics::OutboxRelay relay(db, producer);

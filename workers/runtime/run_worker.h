@@ -29,6 +29,7 @@ struct WorkerContext {
 // What every worker reads from its environment (addWorkerSettings).
 struct WorkerSettings {
   std::string database_url;
+  bool prepared_statements = true;
   KafkaSettings kafka;
   std::string group_prefix = "smsgw";  // consumer group = prefix.worker
   int session_timeout_ms = 6000;
