@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "db/database.h"
+#include "db/prepared_statement.h"
 #include "topics/producer.h"
 
 namespace smsgw::topics {
@@ -62,6 +63,7 @@ class OutboxRelay {
   db::Database& db_;
   Producer& producer_;
   OutboxRelayConfig config_;
+  db::PreparedStatement read_pending_;  // its limit is config_.batch_size
   std::mutex mutex_;
   std::condition_variable wake_;
   bool pending_ = false;

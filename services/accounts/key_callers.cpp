@@ -87,6 +87,11 @@ void confirmCaller(soci::session& sql, const CallerGuess& guess,
   if (key.stale) touchKey(sql, key.caller.key_id, now);
 }
 
+std::string keyRowJoin(int hash_parameter, int now_parameter) {
+  return "LEFT JOIN api_key_caller($" + std::to_string(hash_parameter) + "::text, $" +
+         std::to_string(now_parameter) + "::timestamptz) k ON true";
+}
+
 void confirmCaller(soci::session& sql, const CallerGuess& guess, TimePoint now) {
   if (!guess.unconfirmed_key_hash) return;
   confirmCaller(sql, guess, readKeyRow(sql, *guess.unconfirmed_key_hash, now), now);

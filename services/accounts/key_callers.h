@@ -37,12 +37,12 @@ struct CallerGuess {
   std::optional<std::string>& unconfirmed_key_hash;
 };
 
-// To read the key's row inside a query of one's own (a send's standing): select
-// kKeyRowColumn from a FROM clause ending in kKeyRowJoin, binding the hash as :key_hash, then
-// the time as :key_now. The column is null when the key does not exist.
+// To read the key's row inside a prepared statement of one's own (a send's standing): select
+// kKeyRowColumn from a FROM clause ending in keyRowJoin, whose arguments number the
+// statement's parameters that hold the hash and the time ($n). The column is null when the key
+// does not exist.
 inline constexpr const char* kKeyRowColumn = "row_to_json(k)::text";
-inline constexpr const char* kKeyRowJoin =
-    "LEFT JOIN api_key_caller(:key_hash, :key_now::timestamptz) k ON true";
+std::string keyRowJoin(int hash_parameter, int now_parameter);
 
 // Confirms the guess from the key's row read in the same transaction (kKeyRowColumn). Does
 // nothing when there is nothing to confirm. Throws CallerChanged.
