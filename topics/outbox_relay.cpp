@@ -24,7 +24,10 @@ constexpr long long kRelayLock = 727274002;
 // Only rows of transactions older than every one still running: all of those have ended, so
 // no row at or below where this pass stops can still appear (migration 0018).
 std::string readPendingText(int limit) {
-  return "SELECT txid::text, id, topic, record_key, payload, request_id FROM outbox "
+  // The text of the transaction id is named apart: `ORDER BY txid` would otherwise sort by
+  // that output column, as text ('100' before '99'), and publish out of order, or pass over
+  // rows, whenever a batch spanned 10^k.
+  return "SELECT txid::text AS txid_text, id, topic, record_key, payload, request_id FROM outbox "
          "WHERE (txid, id) > ($1::xid8, $2::bigint) AND "
          "txid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY txid, id LIMIT " +
          std::to_string(limit);

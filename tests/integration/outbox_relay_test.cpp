@@ -115,6 +115,28 @@ TEST(OutboxRelay, ARowThatCommitsAfterLaterRowsIsNeverPassedOver) {
   EXPECT_EQ(relay.publishPending(), 0) << "nothing published twice";
 }
 
+// The order is the transaction ids' as numbers. It was once their text's ('100' before '99'):
+// records went out of order, and a batch cut among the 100s moved the position past the 99.
+TEST(OutboxRelay, TransactionIdsSpanningAPowerOfTenKeepTheirOrder) {
+  ScratchDatabase scratch;
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "digits-test");
+  topics::OutboxRelay relay(database, producer,
+                            topics::OutboxRelayConfig{std::chrono::milliseconds(100), 2});
+  std::string key = "digits-" + randomBase62(8);
+  // Rows of long-ended transactions 100 (written first) and 99, as a busy cluster crossing
+  // 100 would leave them.
+  scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES ('" +
+               std::string(kTopic) + "', '" + key + "', '100-a', '100'), ('" + kTopic + "', '" +
+               key + "', '100-b', '100'), ('" + kTopic + "', '" + key + "', '100-c', '100'), ('" +
+               kTopic + "', '" + key + "', '99', '99')");
+  EXPECT_EQ(publishExpected(relay, 4), 4) << "a row was passed over";
+  auto records = readRecords(kTopic, withKey(key), 4, std::chrono::seconds(20));
+  std::vector<std::string> payloads;
+  for (const auto& record : records) payloads.push_back(record.payload);
+  EXPECT_EQ(payloads, (std::vector<std::string>{"99", "100-a", "100-b", "100-c"}));
+}
+
 TEST(OutboxRelay, SweeperPublishesWhatACrashBetweenCommitAndPublishLeft) {
   ScratchDatabase scratch;
   std::string key = "crash-" + randomBase62(8);
