@@ -133,6 +133,7 @@ TEST(OutboxRelay, TransactionIdsSpanningAPowerOfTenKeepTheirOrder) {
   EXPECT_EQ(publishExpected(relay, 4), 4) << "a row was passed over";
   auto records = readRecords(kTopic, withKey(key), 4, std::chrono::seconds(20));
   std::vector<std::string> payloads;
+  payloads.reserve(records.size());
   for (const auto& record : records) payloads.push_back(record.payload);
   EXPECT_EQ(payloads, (std::vector<std::string>{"99", "100-a", "100-b", "100-c"}));
 }
