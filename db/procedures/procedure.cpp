@@ -12,27 +12,39 @@
 
 namespace smsgw::db {
 
-std::string Procedure::callText(std::string_view columns) const {
-  std::string text = "SELECT " + std::string(columns) + " FROM " + std::string(name) + "(";
-  bool first = true;
-  for (const ProcedureArgument& argument : arguments) {
-    if (!first) text += ", ";
-    first = false;
-    text += std::string(argument.name) + " => :" + std::string(argument.name) + "::";
-    text += std::string(argument.bound_as.empty() ? argument.type : argument.bound_as);
+namespace {
+
+// "SELECT <columns> FROM name(p_a => <placeholder>::type, …)", the placeholder of each argument
+// and its position (from 1) given by `placeholder`.
+template <typename Placeholder>
+std::string callWith(const Procedure& procedure, std::string_view columns, Placeholder placeholder,
+                     bool bound_types) {
+  std::string text =
+      "SELECT " + std::string(columns) + " FROM " + std::string(procedure.name) + "(";
+  size_t number = 0;
+  for (const ProcedureArgument& argument : procedure.arguments) {
+    if (number != 0) text += ", ";
+    text += std::string(argument.name) + " => " + placeholder(argument, ++number) + "::";
+    text +=
+        std::string(bound_types && !argument.bound_as.empty() ? argument.bound_as : argument.type);
   }
   return text + ")";
 }
 
+}  // namespace
+
+std::string Procedure::callText(std::string_view columns) const {
+  return callWith(
+      *this, columns,
+      [](const ProcedureArgument& argument, size_t) { return ":" + std::string(argument.name); },
+      true);
+}
+
 std::string Procedure::preparedText(std::string_view columns) const {
-  std::string text = "SELECT " + std::string(columns) + " FROM " + std::string(name) + "(";
-  size_t number = 0;
-  for (const ProcedureArgument& argument : arguments) {
-    if (number != 0) text += ", ";
-    text += std::string(argument.name) + " => $" + std::to_string(++number) + "::";
-    text += std::string(argument.type);
-  }
-  return text + ")";
+  // Parameters travel as text (db::PreparedStatement): each is cast to its declared type.
+  return callWith(
+      *this, columns,
+      [](const ProcedureArgument&, size_t number) { return "$" + std::to_string(number); }, false);
 }
 
 const std::vector<const Procedure*>& typedProcedures() {
