@@ -45,7 +45,9 @@ class DispatcherCrash : public ::testing::Test {
     std::map<std::string, std::string> env = {{"DATABASE_URL", scratch_.url()},
                                               {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
                                               {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"},
-                                              {"WEBHOOK_TIMEOUT_MS", "20000"},
+                                              // An attempt left hanging stays in flight
+                                              // until the kill, however slow the box.
+                                              {"WEBHOOK_TIMEOUT_MS", "300000"},
                                               {"WEBHOOK_RETRY_POLL_MS", "100"},
                                               {"WEBHOOK_RETRY_LEASE_SECONDS", "3"},
                                               {"METRICS_PORT", std::to_string(metrics_port_)}};
