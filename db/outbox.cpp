@@ -3,18 +3,22 @@
 #include <soci/soci.h>
 
 #include "adapters/log.h"
+#include "db/prepared_statement.h"
 
 namespace smsgw::db {
 
 long long enqueueOutbox(soci::session& sql, const std::string& topic, const std::string& key,
                         const std::string& payload) {
-  long long id = 0;
+  // Prepared: the sender writes one per hand-off (its sms.outbound.result record).
+  static const PreparedStatement insert(
+      "enqueue_outbox",
+      "INSERT INTO outbox (topic, record_key, payload, request_id) "
+      "VALUES ($1::text, $2::text, $3::text, $4::text) RETURNING id");
   // The request id goes with the row itself, not through the session's setting.
-  const std::string& request_id = RequestScope::current();
-  sql << "INSERT INTO outbox (topic, record_key, payload, request_id) VALUES (:topic, :key, "
-         ":payload, NULLIF(:request, '')) RETURNING id",
-      soci::use(topic), soci::use(key), soci::use(payload), soci::use(request_id), soci::into(id);
-  return id;
+  Cell request_id;
+  if (!RequestScope::current().empty()) request_id = RequestScope::current();
+  std::vector<Row> rows = insert.run(sql, {topic, key, payload, request_id});
+  return integerOf(rows.at(0).at(0));
 }
 
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,

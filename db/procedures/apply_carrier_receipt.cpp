@@ -1,6 +1,6 @@
 #include "db/procedures/apply_carrier_receipt.h"
 
-#include <soci/soci.h>
+#include "db/prepared_statement.h"
 
 namespace smsgw::db {
 namespace {
@@ -36,27 +36,27 @@ const Procedure kApplyCarrierReceipt{
     allVerdicts};
 
 ReceiptApplied applyCarrierReceipt(soci::session& sql, const ReceiptApplication& receipt) {
-  std::string error_code = receipt.error_code.value_or(""), at = formatIso(receipt.now);
-  soci::indicator error_ind = receipt.error_code ? soci::i_ok : soci::i_null,
-                  request_ind = receipt.request_id.empty() ? soci::i_null : soci::i_ok;
-  std::string outcome;
+  // Prepared: one call per receipt. The arguments in the declaration's order.
+  static const PreparedStatement apply(
+      "apply_carrier_receipt",
+      kApplyCarrierReceipt.preparedText(
+          "outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents"));
+  Cell error_code = receipt.error_code, request_id;
+  if (!receipt.request_id.empty()) request_id = receipt.request_id;
+  std::vector<Row> rows =
+      apply.run(sql, {receipt.carrier_message_id, receipt.next_status, error_code, receipt.receipt,
+                      receipt.event_id, receipt.event_type, receipt.event_record,
+                      receipt.events_topic, formatIso(receipt.now), request_id});
+  if (rows.empty()) throw std::runtime_error("apply_carrier_receipt answered no row");
   ReceiptApplied applied;
-  int live = 0;
-  soci::indicator id_ind, account_ind, to_ind, live_ind, attempt_ind, cost_ind;
-  sql << kApplyCarrierReceipt.callText(
-      "outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents"),
-      soci::use(receipt.carrier_message_id, "p_carrier_message_id"),
-      soci::use(receipt.next_status, "p_next_status"),
-      soci::use(error_code, error_ind, "p_error_code"), soci::use(receipt.receipt, "p_receipt"),
-      soci::use(receipt.event_id, "p_event_id"), soci::use(receipt.event_type, "p_event_type"),
-      soci::use(receipt.event_record, "p_event_record"),
-      soci::use(receipt.events_topic, "p_events_topic"), soci::use(at, "p_now"),
-      soci::use(receipt.request_id, request_ind, "p_request_id"), soci::into(outcome),
-      soci::into(applied.message_id, id_ind), soci::into(applied.account_id, account_ind),
-      soci::into(applied.to_number, to_ind), soci::into(live, live_ind),
-      soci::into(applied.send_attempt, attempt_ind), soci::into(applied.cost_cents, cost_ind);
-  applied.verdict = verdictOf(kApplyCarrierReceipt, kVerdicts, outcome);
-  applied.live = live_ind == soci::i_ok && live != 0;
+  const Row& row = rows.front();
+  applied.verdict = verdictOf(kApplyCarrierReceipt, kVerdicts, textOr(row[0]));
+  applied.message_id = textOr(row[1]);
+  applied.account_id = textOr(row[2]);
+  applied.to_number = textOr(row[3]);
+  applied.live = row[4].has_value() && integerOf(row[4]) != 0;
+  if (row[5]) applied.send_attempt = static_cast<int>(integerOf(row[5]));
+  if (row[6]) applied.cost_cents = integerOf(row[6]);
   return applied;
 }
 
