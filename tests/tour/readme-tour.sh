@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's curl tour, run as written against the test stack: every ```bash block from
-# "## First steps with curl" to "## What is here", in order, in one shell that starts empty
+# "## First steps with curl" to "## What is here", then every one of docs/tour.md (which goes
+# on from it), in order, in one shell that starts empty
 # (only PATH, HOME and LANG), so a step works only with what the README itself exports.
 # The only changes to the text: the addresses of the stack ops/up starts (the API on 8080, the
 # simulator on 8090, PostgreSQL on 15432) become the test stack's, and build/ the build in use.
@@ -20,6 +21,9 @@ awk '/^## First steps with curl/ { on = 1 } /^## What is here/ { on = 0 }
      on && /^```bash$/ { code = 1; next } on && /^```$/ { code = 0; next } code' \
   "$repo/README.md" > "$work/tour.sh"
 [ -s "$work/tour.sh" ] || { echo "no tour found in README.md"; exit 1; }
+# Then the longer tour, every ```bash block of docs/tour.md, in the same shell.
+awk '/^```bash$/ { code = 1; next } /^```$/ { code = 0; next } code' "$repo/docs/tour.md" \
+  >> "$work/tour.sh"
 steps="$(grep -cE '^# [0-9]+\.' "$work/tour.sh")"
 
 sed -e "s#http://127.0.0.1:8080#$API_URL#g" -e "s#http://127.0.0.1:8090#$SIM_URL#g" \
