@@ -15,9 +15,8 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
       "INSERT INTO outbox (topic, record_key, payload, request_id) "
       "VALUES ($1::text, $2::text, $3::text, $4::text) RETURNING id");
   // The request id goes with the row itself, not through the session's setting.
-  Cell request_id;
-  if (!RequestScope::current().empty()) request_id = RequestScope::current();
-  std::vector<Row> rows = insert.run(sql, {topic, key, payload, request_id});
+  std::vector<Row> rows =
+      insert.run(sql, {topic, key, payload, nullIfEmpty(RequestScope::current())});
   return integerOf(rows.at(0).at(0));
 }
 

@@ -118,6 +118,11 @@ void usePreparedStatements(bool on) {
   prepared_on.store(on, std::memory_order_relaxed);
 }
 
+Cell nullIfEmpty(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
 std::string textOr(const Cell& cell, const std::string& fallback) {
   return cell ? *cell : fallback;
 }

@@ -50,6 +50,8 @@ class PreparedStatement {
 // Whether run() prepares (the default) or sends the text unnamed every time; set once at start.
 void usePreparedStatements(bool on);
 
+// A parameter that is NULL when `text` is empty (an optional id: a request id, …).
+Cell nullIfEmpty(const std::string& text);
 // A cell's text, or `fallback` for NULL; a cell as a number (throws on NULL or bad text).
 std::string textOr(const Cell& cell, const std::string& fallback = {});
 long long integerOf(const Cell& cell);

@@ -55,8 +55,7 @@ OutboundAccepted acceptOutboundMessage(soci::session& sql, const OutboundAccepta
   // Prepared: one call per accepted send. The arguments in the declaration's order.
   static const PreparedStatement accept(
       "accept_outbound_message", kAcceptOutboundMessage.preparedText("refusal, send_at, rendered"));
-  Cell request_id;
-  if (!send.request_id.empty()) request_id = send.request_id;
+  Cell request_id = nullIfEmpty(send.request_id);
   std::vector<Row> rows = accept.run(sql, {send.message_id,
                                            send.account_id,
                                            send.mode,

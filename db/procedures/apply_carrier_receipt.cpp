@@ -41,8 +41,7 @@ ReceiptApplied applyCarrierReceipt(soci::session& sql, const ReceiptApplication&
       "apply_carrier_receipt",
       kApplyCarrierReceipt.preparedText(
           "outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents"));
-  Cell error_code = receipt.error_code, request_id;
-  if (!receipt.request_id.empty()) request_id = receipt.request_id;
+  Cell error_code = receipt.error_code, request_id = nullIfEmpty(receipt.request_id);
   std::vector<Row> rows =
       apply.run(sql, {receipt.carrier_message_id, receipt.next_status, error_code, receipt.receipt,
                       receipt.event_id, receipt.event_type, receipt.event_record,

@@ -26,8 +26,7 @@ std::optional<AcceptanceRecorded> recordCarrierAcceptance(soci::session& sql,
   static const PreparedStatement record(
       "record_carrier_acceptance",
       kRecordCarrierAcceptance.preparedText("cost_cents, receipt_held::int"));
-  Cell request_id;
-  if (!acceptance.request_id.empty()) request_id = acceptance.request_id;
+  Cell request_id = nullIfEmpty(acceptance.request_id);
   std::vector<Row> rows = record.run(
       sql, {acceptance.message_id, acceptance.carrier_message_id, std::to_string(acceptance.parts),
             std::to_string(acceptance.adjustment_cents), acceptance.charge_reference,

@@ -47,6 +47,10 @@ TEST_F(PreparedStatementTest, IsPreparedOnceAndAnswersTextAndNulls) {
   auto none = echo.run(*sql, {std::nullopt, std::string("1"), std::string("false")});
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(echo.name().rfind("smsgw_test_echo_", 0), 0U);
+  auto empty_as_null = echo.run(*sql, {db::nullIfEmpty(""), std::string("1"), std::string("true")});
+  ASSERT_EQ(empty_as_null.size(), 1U);
+  EXPECT_FALSE(empty_as_null[0][0].has_value()) << "an empty optional id travels as NULL";
+  EXPECT_EQ(db::nullIfEmpty("req_1"), std::optional<std::string>("req_1"));
 }
 
 TEST_F(PreparedStatementTest, RunsInsideTheSessionsTransaction) {
