@@ -61,17 +61,21 @@ relay_leader() {
   psql "$DB" -At -c "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid) \
     WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = 727274002 AND l.granted"
 }
+# Stops the process leading the relay, waits until another took the lead, and starts it again.
+restart_relay_leader() {
+  local pid
+  pid=$(cat "$SMSGW_DATA_DIR/run/$(relay_leader | sed 's/^smsgw-//').pid")
+  kill -TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  for _ in $(seq 50); do [ -n "$(relay_leader)" ] && break; sleep 0.2; done
+  ops/up >/dev/null
+}
 # Sets SENDER_PID, and makes sure the sender is not the one publishing before a phase pauses it.
 lead_relay_elsewhere() {
   for _ in $(seq 50); do [ -n "$(relay_leader)" ] && break; sleep 0.2; done
   if [ "$(relay_leader)" = smsgw-sender ]; then
     echo "[bench] the sender leads the outbox relay; handing the lead to another process"
-    local sender_pid
-    sender_pid=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
-    kill -TERM "$sender_pid"
-    while kill -0 "$sender_pid" 2>/dev/null; do sleep 0.1; done
-    for _ in $(seq 50); do [ -n "$(relay_leader)" ] && break; sleep 0.2; done
-    ops/up >/dev/null
+    restart_relay_leader
   fi
   echo "[bench] the outbox relay is led by $(relay_leader)"
   SENDER_PID=$(cat "$SMSGW_DATA_DIR/run/sender.pid")
@@ -97,6 +101,23 @@ resume_sender() {
   drain
   awk -v n="$backlog" -v s="$start" -v e="$(date +%s.%N)" \
     'BEGIN {printf "   the sender worked off %d queued messages at %.0f hand-offs/s\n", n, n / (e - s)}'
+}
+
+# paced_send DURATION RATE: sends at RATE a second in all, over 32 connections (send.lua's
+# Poisson arrivals per connection); prints wrk's report.
+paced_send() {
+  RATE_PER_CONNECTION="$(awk -v r="$2" 'BEGIN {printf "%.2f", r / 32}')" \
+    wrk -t2 -c32 -d"$1" --latency -s ops/bench/send.lua "$API"
+}
+# handoff_times SINCE: of the bench's messages created since SINCE (a timestamp), accepted ->
+# handed to the carrier in ms: "count p50 p99 longest later_than_500ms".
+handoff_times() {
+  psql "$DB" -At -F ' ' -c "SELECT count(*), \
+    round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1), \
+    round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), \
+    round(max(ms)::numeric), count(*) FILTER (WHERE ms > 500) \
+    FROM (SELECT extract(epoch FROM handoff_started_at - created_at) * 1000 AS ms \
+    FROM messages WHERE account_id LIKE 'acc_bench%' AND created_at >= '$1') t"
 }
 
 # CPU seconds so far by process name, children that ended included (/proc/PID/stat fields
