@@ -109,6 +109,11 @@ struct Families {
           .Name("smsgw_reconciler_fixes_total")
           .Help("What the stuck-work reconciler fixed, by kind")
           .Register(*registry);
+  prometheus::Family<prometheus::Counter>& auto_replies_not_queued =
+      BuildCounter()
+          .Name("smsgw_auto_replies_not_queued_total")
+          .Help("Automatic replies to STOP, START or HELP that could not be queued, by keyword")
+          .Register(*registry);
   prometheus::Family<prometheus::Gauge>& outbox_rows =
       BuildGauge()
           .Name("smsgw_outbox_unpublished_rows")
@@ -207,6 +212,10 @@ void webhookAttempt(bool success, double seconds) {
 
 void reconcilerFixed(std::string_view kind, int count) {
   if (count > 0) families().reconciler.Add({{"kind", text(kind)}}).Increment(count);
+}
+
+void autoReplyNotQueued(std::string_view keyword) {
+  families().auto_replies_not_queued.Add({{"keyword", text(keyword)}}).Increment();
 }
 
 void outboxBacklog(long long rows, double oldest_age_seconds) {

@@ -35,6 +35,9 @@ void carrierCall(std::string_view operation, std::string_view outcome, double se
 void webhookAttempt(bool success, double seconds);
 // Sender: what the reconciler fixed, by kind.
 void reconcilerFixed(std::string_view kind, int count);
+// Inbound-keyword worker: an automatic reply that could not be queued (the keyword's action
+// stood without it).
+void autoReplyNotQueued(std::string_view keyword);
 // Any process: the outbox rows not yet published and the age of the oldest.
 void outboxBacklog(long long rows, double oldest_age_seconds);
 // Any process: webhook endpoints switched off after failing (spec "Delivery rules").

@@ -31,4 +31,9 @@ bool isTransient(const std::exception& error) {
   }
 }
 
+bool isDataError(const std::exception& error) {
+  const auto* pg = dynamic_cast<const soci::postgresql_soci_error*>(&error);
+  return pg && pg->sqlstate().starts_with("22");
+}
+
 }  // namespace smsgw::db

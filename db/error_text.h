@@ -16,4 +16,9 @@ std::string describeError(const std::exception& error);
 // outcome is unknown, a system error) rather than anything about the work: worth waiting out.
 bool isTransient(const std::exception& error);
 
+// Whether PostgreSQL refused a value itself (SQLSTATE class 22, "data exception": text that is
+// not UTF-8, a number out of range, a string too long): the same record fails the same way on
+// every try, so it is set aside at once rather than tried again.
+bool isDataError(const std::exception& error);
+
 }  // namespace smsgw::db

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "domain/text_cut.h"
+
 namespace smsgw {
 namespace {
 
@@ -56,6 +58,14 @@ bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// The name that opens a text we send for an account, cut by characters (never inside one: a
+// byte cut made invalid UTF-8 that PostgreSQL refused, issue 49) and without trailing spaces.
+std::string signature(std::string_view brand) {
+  std::string name = cutToCharacters(brand, kSignatureCharacters);
+  while (!name.empty() && isSpace(name.back())) name.pop_back();
+  return name;
+}
+
 struct KeywordWord {
   std::string_view word;
   Keyword keyword;
@@ -94,7 +104,7 @@ KeywordReply readKeyword(std::string_view text) {
 }
 
 std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
-  std::string name(brand.substr(0, 40));
+  std::string name = signature(brand);
   switch (reply.keyword) {
     case Keyword::Stop:
       return reply.french ? name +
@@ -120,7 +130,7 @@ std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
 }
 
 std::string optInRequestText(std::string_view brand, std::string_view language) {
-  std::string name(brand.substr(0, 40));
+  std::string name = signature(brand);
   if (language == "fr") {
     return name +
            " : Répondez OUI pour recevoir nos messages texte à ce numéro, ou ARRET pour "

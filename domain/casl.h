@@ -28,6 +28,9 @@ struct KeywordReply {
 // Reads the first word, ignoring case, surrounding spaces and punctuation, and French accents.
 KeywordReply readKeyword(std::string_view text);
 
+// The name that signs a text we send for an account: its first 40 characters (text_cut.h).
+inline constexpr size_t kSignatureCharacters = 40;
+
 // The automatic confirmation to STOP, START or HELP, signed with the account's name, in French
 // for ARRET and AIDE. Empty for other keywords (they get no automatic reply).
 std::string autoReplyText(const KeywordReply& reply, std::string_view brand);

@@ -236,6 +236,9 @@ RecordRunner::Result RecordRunner::runWithRetries(const Record& record,
       FailureKind kind = classify_ ? classify_(e) : FailureKind::Unknown;
       if (kind == FailureKind::Retryable) {
         retryOrGiveUp(record, db::describeError(e), first_failure);
+      } else if (kind == FailureKind::Permanent) {
+        deadLetter(record, db::describeError(e));
+        return {Handled::DeadLettered, {}};
       } else if (++unknown_failures >= kMaxUnknownFailures) {
         // Unknown failures get a few tries, then the record is set aside rather than blocking
         // the others.
@@ -251,6 +254,12 @@ RecordRunner::Result RecordRunner::runWithRetries(const Record& record,
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
   }
+}
+
+FailureKind classifyDatabaseFailure(const std::exception& error) {
+  if (db::isTransient(error)) return FailureKind::Retryable;
+  if (db::isDataError(error)) return FailureKind::Permanent;
+  return FailureKind::Unknown;
 }
 
 ConsumerLoop::ConsumerLoop(ConsumerConfig config, Producer& dead_letters, ConsumerHandlers handlers)

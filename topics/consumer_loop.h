@@ -81,8 +81,14 @@ Record recordFromMessage(const rd_kafka_message_s* message);
 // What a failure a handler threw means for its record, where its type alone does not say.
 enum class FailureKind {
   Retryable,  // not the record's fault (the database is away): try it again, never dead-letter
+  Permanent,  // the record's own fault, the same on every try: set aside at once
   Unknown,    // a few tries, then the record is set aside on the dead-letter topic
 };
+
+// How every worker classifies what its handler threw: the database being away is never the
+// record's fault (Retryable, wait for it); a value the database refuses (db::isDataError) is
+// refused again on every try (Permanent, set aside at once); anything else is Unknown.
+FailureKind classifyDatabaseFailure(const std::exception& error);
 
 struct ConsumerConfig {
   std::string brokers;
@@ -109,7 +115,7 @@ struct ConsumerConfig {
   int batch_linger_ms = 5;
   std::chrono::milliseconds max_retry_time{std::chrono::minutes(2)};
   // Classifies failures other than RetryableError and PermanentError (the worker runtime
-  // passes db::isTransient's answer); unset, they are all Unknown.
+  // passes classifyDatabaseFailure); unset, they are all Unknown.
   std::function<FailureKind(const std::exception&)> classify = nullptr;
 };
 

@@ -44,6 +44,8 @@ std::optional<std::string> fieldWithNul(const nlohmann::json& value, const std::
 }  // namespace
 
 nlohmann::json parseJsonBody(std::string_view raw) {
+  // JSON is UTF-8 (RFC 8259 8.1); text that is not would reach no route and no database.
+  if (!isValidUtf8(raw)) throw validationError("body", "must be UTF-8 text");
   BoundedJson parsed = parseBoundedJson(raw, kMaxJsonDepth);
   if (parsed.outcome == BoundedJson::Outcome::TooDeep)
     throw ApiError(ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY,
@@ -54,10 +56,6 @@ nlohmann::json parseJsonBody(std::string_view raw) {
   if (auto field = fieldWithNul(body, ""))
     throw validationError(*field, "must not contain the NUL character");
   return body;
-}
-
-bool isValidUtf8(std::string_view text) {
-  return utf8::is_valid(text.begin(), text.end());
 }
 
 bool isCleanText(std::string_view text) {

@@ -12,15 +12,17 @@
 #include <string_view>
 
 #include "domain/bounded_json.h"
+#include "domain/text_cut.h"
 
 namespace smsgw::api {
 
-// A JSON body: 400 FST_ERR_CTP_INVALID_JSON_BODY when it is not JSON or nests deeper than
-// kMaxJsonDepth; 422 VALIDATION_ERROR naming the field when a string or key holds NUL.
+// A JSON body: 422 VALIDATION_ERROR (field body) when it is not UTF-8; 400
+// FST_ERR_CTP_INVALID_JSON_BODY when it is not JSON or nests deeper than kMaxJsonDepth; 422
+// VALIDATION_ERROR naming the field when a string or key holds NUL.
 nlohmann::json parseJsonBody(std::string_view raw);
 
-bool isValidUtf8(std::string_view text);
-// Valid UTF-8 without C0 controls or DEL (a tab is allowed: header values may hold one).
+// Valid UTF-8 (isValidUtf8, domain/text_cut.h) without C0 controls or DEL (a tab is allowed:
+// header values may hold one).
 bool isCleanText(std::string_view text);
 // Characters (code points) of valid UTF-8: what a length limit counts.
 size_t utf8Length(std::string_view text);

@@ -1,9 +1,12 @@
 #include "services/compliance/inbound_texts.h"
 
 #include <soci/soci.h>
+#include <spdlog/spdlog.h>
 
 #include <optional>
 
+#include "adapters/metrics.h"
+#include "db/error_text.h"
 #include "domain/casl.h"
 #include "services/compliance/inbound_decision.h"
 #include "services/compliance/opt_in.h"
@@ -74,6 +77,25 @@ KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topi
   return keywordOutcome(reply.keyword, took_effect);
 }
 
+// Queues the automatic reply apart from the keyword's action, under a savepoint: a reply that
+// cannot be written (issue 49: one PostgreSQL refused took the STOP down with it) is logged and
+// counted, and the opt-out, the inbound text and its events still commit. The database being
+// away is not the reply's fault: that failure goes up, and the whole text is tried again.
+void queueAutoReply(soci::session& sql, const PlatformText& reply) {
+  sql << "SAVEPOINT auto_reply";
+  try {
+    queuePlatformText(sql, reply);
+  } catch (const std::exception& e) {
+    if (db::isTransient(e)) throw;
+    sql << "ROLLBACK TO SAVEPOINT auto_reply";
+    spdlog::error("automatic {} reply to {} from {} not queued; the keyword's action stands: {}",
+                  reply.auto_reply_keyword.value_or(""), reply.to, reply.from,
+                  db::describeError(e));
+    metrics::autoReplyNotQueued(reply.auto_reply_keyword.value_or(""));
+  }
+  sql << "RELEASE SAVEPOINT auto_reply";
+}
+
 }  // namespace
 
 InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
@@ -109,8 +131,8 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
     }
     if (outcome.reviews_opt_out_rate) messaging::reviewOptOutRate(*sql, holder->account_id, policy);
     if (outcome.auto_reply_keyword) {
-      queuePlatformText(*sql, {holder->account_id, "LIVE", sms.to, sms.from,
-                               autoReplyText(reply, holder->brand), outcome.auto_reply_keyword});
+      queueAutoReply(*sql, {holder->account_id, "LIVE", sms.to, sms.from,
+                            autoReplyText(reply, holder->brand), outcome.auto_reply_keyword});
     }
   }
   tx.commit();

@@ -5,7 +5,9 @@
 // number, START reinstates one, HELP is answered, YES confirms a double opt-in), the automatic
 // reply queued, and message.received and the opt-out events raised. Over the account's inbound
 // cap a text is stored without content, uncharged and not announced (STOP, START and HELP keep
-// working). The carrier's message id is the natural key: a replayed record changes nothing.
+// working). The automatic reply is written apart, under a savepoint: one that cannot be written
+// is logged and counted, and never takes the STOP down with it. The carrier's message id is the
+// natural key: a replayed record changes nothing.
 
 #include "db/database.h"
 #include "domain/clock.h"

@@ -6,7 +6,10 @@
 // --slow-ms before it is handled. Each effect notes its partition and when it was handled.
 // With --batch it also gives the loop a batch handler: the records of a poll (up to --max-batch)
 // in one transaction, --delay-ms each inside it, every effect noting its batch's size. A record
-// {"fail": true} fails inside the transaction (division by zero), alone or in a batch.
+// {"fail": true} fails inside the transaction (division by zero), alone or in a batch. A record
+// {"bad_text": true} makes PostgreSQL refuse a value (invalid UTF-8, SQLSTATE 22021) after
+// counting its try in the sequence probe_bad_text_tries; failures are classified as workers
+// classify them (topics::classifyDatabaseFailure).
 #include <soci/soci.h>
 
 #include <CLI/CLI.hpp>
@@ -50,12 +53,19 @@ int main(int argc, char** argv) {
     if (!payload.is_object() || !payload.contains("run") || payload["run"] != run)
       return std::string();
     if (payload.value("fail", false)) return "fail:" + payload.value("id", "");
+    if (payload.value("bad_text", false)) return "bad_text:" + payload.value("id", "");
     return payload.value("id", "");
   };
   auto apply = [&](soci::session& sql, const std::string& id, int partition, size_t batch_size) {
     if (id.starts_with("fail:")) {
       int never = 0;
       sql << "SELECT 1 / 0", soci::into(never);
+    }
+    if (id.starts_with("bad_text:")) {
+      long long tries = 0;  // a sequence: counted even though the transaction rolls back
+      std::string text;
+      sql << "SELECT nextval('probe_bad_text_tries')", soci::into(tries);
+      sql << "SELECT convert_from('\\xc3'::bytea, 'UTF8')", soci::into(text);
     }
     sql << "INSERT INTO probe_attempts (id) VALUES (:id)", soci::use(id);
     sql << "INSERT INTO probe_effects (id, partition, batch_size) VALUES (:id, :p, :n) "
@@ -93,6 +103,7 @@ int main(int argc, char** argv) {
   config.group_id = group;
   config.topics = {topic};
   config.max_batch_records = max_batch;
+  config.classify = topics::classifyDatabaseFailure;
   topics::runConsumeLoops(
       config, loops, producer,
       [&] { return batch ? topics::ConsumerHandlers(one, many) : topics::ConsumerHandlers(one); },

@@ -1,6 +1,8 @@
 // The inbound pipeline against a real database: received texts, STOP/START/HELP/YES, the
 // inbound cap and replays; and the LIVE hand-off of the automatic replies, at most once.
+#include "domain/casl.h"
 #include "domain/errors.h"
+#include "domain/text_cut.h"
 #include "services/compliance/consent_check.h"
 #include "tests/integration/numbers_fixture.h"
 #include "workers/inbound_keyword/inbound_handler.h"
@@ -237,4 +239,58 @@ TEST_F(InboundPipelineTest, AnOptInRequestLapsesAfterSevenDays) {
   EXPECT_EQ(text("SELECT status FROM opt_in_confirmations WHERE id = 'oic_old'"), "EXPIRED");
   EXPECT_EQ(count("consents"), 0) << "a late YES records no consent";
   EXPECT_EQ(consentFrom(number_).reason, "NO_CONSENT");
+}
+
+// Issue 49: the account's name signs every automatic reply. Cut at 40 bytes, "é" across the
+// cut made the reply invalid UTF-8, PostgreSQL refused it, and the STOP was rolled back with it.
+// Each keyword, for each kind of name, is acted on and answered, signed with the name's first
+// 40 characters (PostgreSQL stores only valid UTF-8, so a stored reply is a valid one).
+TEST_F(InboundPipelineTest, EveryKeywordIsActedOnAndAnsweredWhateverTheNameHoldsAtTheCut) {
+  std::string a39(39, 'A');
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"accent at the cut", a39 + "é Co"},
+      {"a real one", "Clinique médicale Saint-Jérôme-de-l'Île-Perrot"},
+      {"combining mark at the cut", a39 + "e\xCC\x81"
+                                          "cole"},
+      {"emoji at the cut", a39 + "\xF0\x9F\x8D\x81 Sirop"},
+      {"Chinese at the cut", std::string(38, 'B') + "\xE6\xBC\xA2\xE5\xAD\x97\xE5\x95\x86"},
+  };
+  for (const auto& [kind, name] : names) {
+    SCOPED_TRACE(kind);
+    scratch_.exec("UPDATE accounts SET name = $n$" + name + "$n$ WHERE id = '" + account_ + "'");
+    scratch_.exec("DELETE FROM opt_outs");
+    std::string signature = cutToCharacters(name, kSignatureCharacters);
+    for (const char* keyword : {"STOP", "START", "ARRÊT", "UNSTOP", "HELP", "Aide"}) {
+      long long replies = count("messages WHERE auto_reply_keyword IS NOT NULL");
+      ASSERT_NO_THROW(receive(keyword)) << keyword;
+      EXPECT_EQ(count("messages WHERE auto_reply_keyword IS NOT NULL"), replies + 1) << keyword;
+      std::string body = text(
+          "SELECT body FROM messages WHERE auto_reply_keyword IS NOT NULL ORDER BY created_at "
+          "DESC, id DESC LIMIT 1");
+      EXPECT_TRUE(body.starts_with(signature)) << keyword << ": " << body;
+    }
+    EXPECT_EQ(count("opt_outs WHERE reinstated_at IS NOT NULL"), 2) << "two STOPs, two STARTs";
+  }
+}
+
+// The opt-out and its confirmation are apart: a reply that cannot be written (here a trigger
+// refuses it as PostgreSQL refused the invalid one) leaves the STOP recorded, announced and
+// enforced, and the record is not retried.
+TEST_F(InboundPipelineTest, AStopIsRecordedEvenWhenItsReplyCannotBeWritten) {
+  scratch_.exec(
+      "CREATE FUNCTION refuse_replies() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+      "RAISE EXCEPTION 'invalid byte sequence for encoding \"UTF8\"' USING ERRCODE = '22021'; "
+      "END $$; CREATE TRIGGER refuse_replies BEFORE INSERT ON messages FOR EACH ROW "
+      "WHEN (NEW.auto_reply_keyword IS NOT NULL) EXECUTE FUNCTION refuse_replies()");
+  EXPECT_TRUE(handler_(text("STOP", "car_stop_no_reply")).applied);
+  EXPECT_EQ(count("opt_outs WHERE keyword_used = 'STOP' AND reinstated_at IS NULL"), 1);
+  EXPECT_EQ(consentFrom(number_).refusal(), ErrorCode::OPT_OUT_BLOCKED);
+  EXPECT_EQ(events("opt_out.recorded"), 1);
+  EXPECT_EQ(events("message.received"), 1);
+  EXPECT_EQ(count("messages WHERE direction = 'INBOUND' AND keyword_action = 'opted_out'"), 1);
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword IS NOT NULL"), 0);
+  EXPECT_EQ(count("outbox WHERE topic = 'sms.outbound'"), 0)
+      << "no hand-off of a reply never written";
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_inbound'"), 1);
+  expectBalanceMatchesLedger(account_);
 }

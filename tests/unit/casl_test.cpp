@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "domain/text_cut.h"
+
 using namespace smsgw;
 
 namespace {
@@ -111,4 +117,40 @@ TEST(AutoReplies, TheBrandIsCutToFortyCharacters) {
     std::string reply = autoReplyText(readKeyword(text), long_brand);
     EXPECT_EQ(reply.substr(0, 41).find_first_not_of('x'), 40u) << text;
   }
+}
+
+// Issue 49: a name cut by bytes across "é" made every reply invalid UTF-8, PostgreSQL refused
+// it, and the STOP was lost with it. Each keyword's reply and each opt-in request, for each kind
+// of name, is valid UTF-8 and opens with the name's first 40 characters.
+TEST(AutoReplies, EveryReplyIsValidTextSignedWithTheNamesFirstFortyCharacters) {
+  std::string a39(39, 'A');
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"accent at the cut", a39 + "é Co"},
+      {"a real one", "Clinique médicale Saint-Jérôme-de-l'Île-Perrot inc."},
+      {"combining mark at the cut", a39 + "e\xCC\x81"
+                                          "cole"},
+      {"emoji at the cut", a39 + "\xF0\x9F\x8D\x81 Sirop"},
+      {"flag at the cut", a39 + "\xF0\x9F\x87\xA8\xF0\x9F\x87\xA6"},
+      {"Chinese", std::string(30, 'B') + "\xE6\xBC\xA2\xE5\xAD\x97\xE5\x95\x86\xE5\xBA\x97" +
+                      "\xE6\xBC\xA2\xE5\xAD\x97\xE5\x95\x86\xE5\xBA\x97\xE6\xBC\xA2\xE5\xAD\x97"},
+  };
+  for (const auto& [kind, name] : names) {
+    std::string expected_name = cutToCharacters(name, kSignatureCharacters);
+    ASSERT_EQ(characterCount(expected_name), 40u) << kind;
+    for (const char* keyword : {"stop", "arret", "start", "unstop", "help", "aide", "info"}) {
+      std::string reply = autoReplyText(readKeyword(keyword), name);
+      EXPECT_TRUE(isValidUtf8(reply)) << kind << ", " << keyword;
+      EXPECT_TRUE(reply.starts_with(expected_name)) << kind << ", " << keyword << ": " << reply;
+    }
+    for (const char* language : {"en", "fr"}) {
+      std::string request = optInRequestText(name, language);
+      EXPECT_TRUE(isValidUtf8(request)) << kind << ", " << language;
+      EXPECT_TRUE(request.starts_with(expected_name)) << kind << ", " << language;
+    }
+  }
+}
+
+TEST(AutoReplies, ANameCutBeforeASpaceLeavesNoSpaceBeforeTheColon) {
+  std::string name = std::string(39, 'A') + " Co";
+  EXPECT_TRUE(autoReplyText(readKeyword("help"), name).starts_with(std::string(39, 'A') + ": "));
 }

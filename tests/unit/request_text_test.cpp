@@ -58,7 +58,20 @@ TEST(RequestText, RefusesNulInStringsAndKeysNamingTheField) {
 
 TEST(RequestText, RefusesWhatIsNotJson) {
   EXPECT_EQ(refusalOf("{\"a\":"), ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
-  EXPECT_EQ(refusalOf("{\"a\":\"\xff\"}"), ErrorCode::FST_ERR_CTP_INVALID_JSON_BODY);
+}
+
+// Issue 49: text that is not UTF-8 never reaches PostgreSQL; from a client it is a 422.
+TEST(RequestText, RefusesABodyThatIsNotUtf8As422) {
+  for (const std::string raw : {"{\"name\":\"\xff\"}", "{\"name\":\"Caf\xc3\"}",
+                                "{\"name\":\"\xed\xa0\x80\"}", "{\"n\xc3\":1}"}) {
+    try {
+      parseJsonBody(raw);
+      ADD_FAILURE() << "accepted";
+    } catch (const ApiError& error) {
+      EXPECT_EQ(error.code(), ErrorCode::VALIDATION_ERROR);
+      EXPECT_EQ(error.details()[0]["field"], "body");
+    }
+  }
 }
 
 TEST(RequestText, TellsCleanTextFromBytes) {

@@ -19,10 +19,7 @@ topics::ConsumerConfig WorkerSpec::consumerConfig(const std::string& group,
   config.fetch_wait_max_ms = settings.fetch_wait_max_ms;
   config.max_batch_records = settings.batch_max_records;
   config.batch_linger_ms = settings.batch_linger_ms;
-  // The database being away is never the record's fault: wait for it rather than dead-letter.
-  config.classify = [](const std::exception& e) {
-    return db::isTransient(e) ? topics::FailureKind::Retryable : topics::FailureKind::Unknown;
-  };
+  config.classify = topics::classifyDatabaseFailure;
   return config;
 }
 
