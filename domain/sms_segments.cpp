@@ -72,4 +72,8 @@ SegmentCount countSegments(std::string_view body) {
   return {SmsEncoding::Ucs2, partsFor(utf16_units, 70, 67), characters, true};
 }
 
+int receivedParts(std::string_view utf8_text) {
+  return std::clamp(countSegments(utf8_text).parts, 1, kMaxParts);
+}
+
 }  // namespace smsgw

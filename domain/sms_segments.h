@@ -20,4 +20,9 @@ SegmentCount countSegments(std::string_view utf8_body);
 inline constexpr int kMaxParts = 10;
 inline constexpr int kMaxCharacters = 1600;
 
+// The parts a received text is counted and charged as: our own count of its text, never the
+// carrier's figure alone (issue 49: a signed callback claiming 1,000 parts was charged $10.00),
+// at least 1 (an empty text still arrived) and at most kMaxParts.
+int receivedParts(std::string_view utf8_text);
+
 }  // namespace smsgw

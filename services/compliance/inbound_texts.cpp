@@ -8,6 +8,7 @@
 #include "adapters/metrics.h"
 #include "db/error_text.h"
 #include "domain/casl.h"
+#include "domain/sms_segments.h"
 #include "services/compliance/inbound_decision.h"
 #include "services/compliance/opt_in.h"
 #include "services/compliance/platform_texts.h"
@@ -106,11 +107,16 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
   auto holder = holderOf(*sql, sms.to);
   if (!holder) return InboundOutcome::NoHolder;
   int received = messaging::inboundReceivedInWindow(*sql, holder->account_id);
+  int parts = receivedParts(sms.text);  // ours to count: the carrier's figure is not charged
+  if (parts != sms.parts) {
+    spdlog::info("inbound {}: the carrier counted {} parts, the text is {}", sms.carrier_message_id,
+                 sms.parts, parts);
+  }
   messaging::InboundText text{holder->account_id,
                               sms.from,
                               sms.to,
                               sms.text,
-                              std::max(1, sms.parts),
+                              parts,
                               sms.carrier_message_id,
                               isCapped(reply.keyword, holder->daily_cap, received)};
   auto id = messaging::storeInbound(*sql, text);

@@ -294,3 +294,27 @@ TEST_F(InboundPipelineTest, AStopIsRecordedEvenWhenItsReplyCannotBeWritten) {
   EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_inbound'"), 1);
   expectBalanceMatchesLedger(account_);
 }
+
+// Issue 49: the carrier's `parts` was stored and charged as sent: a signed callback claiming
+// 1,000 parts cost $10.00. Parts are counted from the text, at most 10.
+TEST_F(InboundPipelineTest, PartsAreCountedFromTheTextNotTakenFromTheCarrier) {
+  auto withParts = [&](const std::string& body, int claimed, const std::string& carrier_id) {
+    topics::InboundSms sms{carrier_id, kSubscriber, number_,
+                           body,       claimed,     "2027-01-15T10:00:00.000Z"};
+    handler_({"sms.inbound", 0, 0, sms.to, sms.toJson().dump(), {}});
+  };
+  withParts("Bonjour", 1000, "car_parts_1");
+  withParts(std::string(200, 'x'), 1, "car_parts_2");
+  withParts(std::string(3000, 'x'), 1000, "car_parts_3");
+  EXPECT_EQ(text("SELECT string_agg(segment_count::text || ':' || cost_cents::text, ',' ORDER BY "
+                 "carrier_message_id) FROM messages WHERE direction = 'INBOUND'"),
+            "1:1,2:2,10:10");
+  EXPECT_EQ(count("ledger_entries WHERE kind = 'sms_inbound'"), 3);
+  EXPECT_EQ(query("SELECT -sum(amount_cents) FROM ledger_entries WHERE kind = 'sms_inbound'"), 13);
+  auto received = nlohmann::json::parse(
+      text("SELECT data::text FROM events WHERE type = 'message.received' AND data->>'body' = "
+           "'Bonjour'"));
+  EXPECT_EQ(received["segment_count"], 1);
+  EXPECT_EQ(received["cost_cents"], 1);
+  expectBalanceMatchesLedger(account_);
+}

@@ -64,3 +64,11 @@ TEST(PhoneNumbers, CanadianNumbersAreRecognised) {
   EXPECT_FALSE(isCanadianNumber(*E164::parse("+12125550123")));  // New York
   EXPECT_FALSE(isCanadianNumber(*E164::parse("+442071234567")));
 }
+
+// Issue 49: a signed message.received claiming 1,000 parts was stored and charged as 1,000.
+TEST(SmsSegments, AReceivedTextIsCountedFromItsTextBetweenOneAndTenParts) {
+  EXPECT_EQ(receivedParts("Hi"), 1);
+  EXPECT_EQ(receivedParts(""), 1) << "an empty text still arrived";
+  EXPECT_EQ(receivedParts(std::string(161, 'a')), 2);
+  EXPECT_EQ(receivedParts(std::string(5000, 'a')), kMaxParts);
+}
