@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 
+#include "domain/display_name.h"
 #include "domain/text_cut.h"
 
 namespace smsgw {
@@ -66,6 +67,14 @@ std::string signature(std::string_view brand) {
   return name;
 }
 
+// `text` opened by the signature, "Érable Inc.: …" ("Érable Inc. : …" in French typography), or
+// alone when there is none.
+std::string signedText(std::string_view brand, bool french, std::string_view text) {
+  std::string name = signature(brand);
+  if (name.empty()) return std::string(text);
+  return name.append(french ? " : " : ": ").append(text);
+}
+
 struct KeywordWord {
   std::string_view word;
   Keyword keyword;
@@ -104,24 +113,25 @@ KeywordReply readKeyword(std::string_view text) {
 }
 
 std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
-  std::string name = signature(brand);
   switch (reply.keyword) {
     case Keyword::Stop:
-      return reply.french ? name +
-                                " : Vous êtes désabonné et ne recevrez plus de messages de ce "
-                                "numéro. Répondez START pour vous réabonner."
-                          : name +
-                                ": You are unsubscribed and will receive no more messages "
-                                "from this number. Reply START to resubscribe.";
+      return reply.french ? signedText(brand, true,
+                                       "Vous êtes désabonné et ne recevrez plus de messages de ce "
+                                       "numéro. Répondez START pour vous réabonner.")
+                          : signedText(brand, false,
+                                       "You are unsubscribed and will receive no more messages "
+                                       "from this number. Reply START to resubscribe.");
     case Keyword::Start:
-      return name +
-             ": You are resubscribed. Reply STOP to unsubscribe, HELP for help. / Vous "
-             "êtes réabonné. Répondez ARRET pour vous désabonner.";
+      return signedText(brand, false,
+                        "You are resubscribed. Reply STOP to unsubscribe, HELP for help. / Vous "
+                        "êtes réabonné. Répondez ARRET pour vous désabonner.");
     case Keyword::Help:
-      return reply.french ? name +
-                                " : Répondez ARRET pour vous désabonner. Des frais de "
-                                "messagerie et de données peuvent s'appliquer."
-                          : name + ": Reply STOP to unsubscribe. Message and data rates may apply.";
+      return reply.french ? signedText(brand, true,
+                                       "Répondez ARRET pour vous désabonner. Des frais de "
+                                       "messagerie et de données peuvent s'appliquer.")
+                          : signedText(brand, false,
+                                       "Reply STOP to unsubscribe. Message and data rates may "
+                                       "apply.");
     case Keyword::Yes:
     case Keyword::None:
       break;
@@ -130,15 +140,20 @@ std::string autoReplyText(const KeywordReply& reply, std::string_view brand) {
 }
 
 std::string optInRequestText(std::string_view brand, std::string_view language) {
-  std::string name = signature(brand);
   if (language == "fr") {
-    return name +
-           " : Répondez OUI pour recevoir nos messages texte à ce numéro, ou ARRET pour "
-           "refuser. Des frais de messagerie peuvent s'appliquer.";
+    return signedText(brand, true,
+                      "Répondez OUI pour recevoir nos messages texte à ce numéro, ou ARRET pour "
+                      "refuser. Des frais de messagerie peuvent s'appliquer.");
   }
-  return name +
-         ": Reply YES to receive text messages from us at this number, or STOP to "
-         "decline. Message and data rates may apply.";
+  return signedText(brand, false,
+                    "Reply YES to receive text messages from us at this number, or STOP to "
+                    "decline. Message and data rates may apply.");
+}
+
+std::string textSignature(std::string_view account_name,
+                          const std::optional<std::string>& sender_name) {
+  if (sender_name && !sender_name->empty()) return *sender_name;
+  return isBrandName(account_name) ? std::string(account_name) : std::string();
 }
 
 TimePoint impliedConsentExpiry(std::optional<TimePoint> expires_at,

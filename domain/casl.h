@@ -31,8 +31,15 @@ KeywordReply readKeyword(std::string_view text);
 // The name that signs a text we send for an account: its first 40 characters (text_cut.h).
 inline constexpr size_t kSignatureCharacters = 40;
 
-// The automatic confirmation to STOP, START or HELP, signed with the account's name, in French
-// for ARRET and AIDE. Empty for other keywords (they get no automatic reply).
+// What signs the texts sent to third parties for an account (issue 49): the sender name its
+// owner set (checked as a brand when set), else the account's name when it reads as a brand
+// (display_name.h's isBrandName: no link, no message, no hidden character), else nothing: an
+// account name is free text, and a text sent to a stranger must not carry one.
+std::string textSignature(std::string_view account_name,
+                          const std::optional<std::string>& sender_name);
+
+// The automatic confirmation to STOP, START or HELP, signed with `brand` (unsigned when it is
+// empty), in French for ARRET and AIDE. Empty for other keywords (they get no automatic reply).
 std::string autoReplyText(const KeywordReply& reply, std::string_view brand);
 
 // The double opt-in request a toll-free number sends: the subscriber replies YES (OUI) to

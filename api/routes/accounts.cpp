@@ -23,6 +23,7 @@ std::string requireEmail(const nlohmann::json& body) {
 ApiResponse signup(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   std::string name = requireString(body, "name", 200);
+  requireReadableName(name, "name", /*may_claim_us=*/false);
   std::string email = requireEmail(body);
   std::string password = requireString(body, "password", 200);
   if (utf8Length(password) < 10)
@@ -53,15 +54,21 @@ ApiResponse patchAccount(App& app, ApiRequest& req) {
   requireOwnAccountPath(req);
   if (!req.who().live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   const auto& body = requireObjectBody(req);
-  auto name = optionalString(body, "name", 200);
-  if (name && name->empty()) throw validationError("name", "must not be empty");
-  std::optional<std::string> email;
-  if (body.contains("email")) email = requireEmail(body);
+  accounts::AccountChange change;
+  change.name = optionalString(body, "name", 200);
+  if (change.name && change.name->empty()) throw validationError("name", "must not be empty");
+  if (change.name) requireReadableName(*change.name, "name", /*may_claim_us=*/false);
+  if (body.contains("sender_name")) {
+    change.sender_name = optionalString(body, "sender_name", 40);
+    if (*change.sender_name) requireBrandName(**change.sender_name, "sender_name");
+  }
+  if (body.contains("email")) change.email = requireEmail(body);
   for (const auto& [field, _] : body.items()) {
-    if (field != "name" && field != "email") throw validationError(field, "cannot be changed here");
+    if (field != "name" && field != "sender_name" && field != "email")
+      throw validationError(field, "cannot be changed here");
   }
   return ApiResponse::json(
-      200, accounts::changeAccount(app.db, req.who().account_id, name, email, app.clock.now()));
+      200, accounts::changeAccount(app.db, req.who().account_id, change, app.clock.now()));
 }
 
 ApiResponse listTransactions(App& app, ApiRequest& req) {

@@ -22,7 +22,10 @@ contacts::FieldChange fieldChange(const nlohmann::json& body, const char* field,
 contacts::NamedFields namedFields(const nlohmann::json& body, bool creating) {
   requireOnlyFields(body, {"name", "description"});
   contacts::NamedFields fields;
-  if (creating || body.contains("name")) fields.name = requireString(body, "name", kMaxNameLength);
+  if (creating || body.contains("name")) {
+    fields.name = requireString(body, "name", kMaxNameLength);
+    requireReadableName(*fields.name, "name");
+  }
   fields.description = fieldChange(body, "description", kMaxDescriptionLength);
   return fields;
 }

@@ -18,6 +18,7 @@ contacts::ContactFields readFields(const nlohmann::json& body) {
       fieldChange(body, "name", kMaxNameLength), fieldChange(body, "notes", kMaxDescriptionLength)};
   if (fields.phone_number && *fields.phone_number)
     fields.phone_number = requirePhone(**fields.phone_number, "phone_number").str();
+  if (fields.name && *fields.name) requireReadableName(**fields.name, "name");
   if (fields.email && *fields.email && !isEmailAddress(**fields.email))
     throw validationError("email", "must be an email address");
   return fields;

@@ -20,6 +20,7 @@ ApiResponse create(App& app, ApiRequest& req) {
     throw validationError("from", "must be one of the account's toll-free numbers");
   }
   std::string brand = requireString(body, "brand_name", 60);
+  requireBrandName(brand, "brand_name");
   std::string language = optionalString(body, "language", 2).value_or("en");
   if (language != "en" && language != "fr") throw validationError("language", "must be en or fr");
 

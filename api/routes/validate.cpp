@@ -6,7 +6,10 @@
 #include <regex>
 
 #include "api/http/request_text.h"
+#include "domain/casl.h"
+#include "domain/display_name.h"
 #include "domain/errors.h"
+#include "domain/text_cut.h"
 
 namespace smsgw::api {
 
@@ -45,6 +48,32 @@ std::optional<bool> optionalBool(const nlohmann::json& body, const char* field) 
   if (!body.contains(field) || body[field].is_null()) return std::nullopt;
   if (!body[field].is_boolean()) throw validationError(field, "must be a boolean");
   return body[field].get<bool>();
+}
+
+void requireReadableName(const std::string& value, const char* field, bool may_claim_us) {
+  switch (displayNameProblem(value)) {
+    case DisplayNameProblem::None:
+      return;
+    case DisplayNameProblem::NotText:
+      throw validationError(field, "must be text");
+    case DisplayNameProblem::HiddenCharacter:
+      throw validationError(field,
+                            "must not hold control, format (bidi, zero-width) or separator "
+                            "characters");
+    case DisplayNameProblem::ClaimsToBeUs:
+      if (may_claim_us) return;
+      throw validationError(field, "must not read as this service's name or as official");
+  }
+}
+
+void requireBrandName(const std::string& value, const char* field) {
+  if (characterCount(value) > kSignatureCharacters)
+    throw validationError(field, "must be at most 40 characters");
+  if (!isBrandName(value))
+    throw validationError(field,
+                          "must be a brand name: letters, digits, spaces and & ' - . (no link, "
+                          "no message)");
+  requireReadableName(value, field, /*may_claim_us=*/false);
 }
 
 E164 requirePhone(const std::string& value, const char* field) {

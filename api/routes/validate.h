@@ -20,6 +20,15 @@ long long requireInteger(const nlohmann::json& body, const char* field, long lon
 std::optional<bool> optionalBool(const nlohmann::json& body, const char* field);
 // E.164 or 422 INVALID_PHONE_NUMBER naming the field.
 E164 requirePhone(const std::string& value, const char* field);
+// A name a person reads (an account's, a contact's, a group's or a list's): text without
+// control, format (bidi overrides, zero-width) or separator characters (domain/display_name.h),
+// or 422 naming the field. Unless `may_claim_us`, also a name that reads as this service's or as
+// "official" (an account's name may sign texts to third parties).
+void requireReadableName(const std::string& value, const char* field, bool may_claim_us = true);
+// A brand that signs texts sent to third parties (an account's sender_name, an opt-in request's
+// brand_name): at most 40 characters, letters, digits, spaces and & ' - . (isBrandName: no link,
+// no message), not ours; else 422 naming the field.
+void requireBrandName(const std::string& value, const char* field);
 // A plausible email address (something@domain.tld); deliverability is not checked.
 bool isEmailAddress(const std::string& value);
 // Page and limit of the page/limit families (consents, opt-outs, messages); 422 when out of range.

@@ -2,7 +2,7 @@
 CREATE OR REPLACE FUNCTION api_account(a accounts) RETURNS jsonb
 LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
-    'id', a.id, 'name', a.name, 'email', a.email,
+    'id', a.id, 'name', a.name, 'sender_name', a.sender_name, 'email', a.email,
     'payment_customer_id', a.payment_customer_id,
     'email_verified_at', iso_ts(a.email_verified_at),
     'status', a.status, 'balance_cents', a.balance_cents,

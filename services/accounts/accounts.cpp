@@ -64,8 +64,8 @@ nlohmann::json accountDocument(db::Database& db, const std::string& account_id, 
 }
 
 nlohmann::json changeAccount(db::Database& db, const std::string& account_id,
-                             const std::optional<std::string>& name,
-                             const std::optional<std::string>& email, TimePoint now) {
+                             const AccountChange& change, TimePoint now) {
+  const auto& [name, sender_name, email] = change;
   db::Session sql(db);
   soci::transaction tx(*sql);
   if (email) {
@@ -79,6 +79,12 @@ nlohmann::json changeAccount(db::Database& db, const std::string& account_id,
   }
   if (name) {
     *sql << "UPDATE accounts SET name = :name WHERE id = :id", soci::use(*name),
+        soci::use(account_id);
+  }
+  if (sender_name) {
+    std::string text = sender_name->value_or("");
+    soci::indicator indicator = *sender_name ? soci::i_ok : soci::i_null;
+    *sql << "UPDATE accounts SET sender_name = :sender WHERE id = :id", soci::use(text, indicator),
         soci::use(account_id);
   }
   nlohmann::json doc = documentIn(*sql, account_id, now);

@@ -24,10 +24,16 @@ nlohmann::json signUp(db::Database& db, const Signup& signup, TimePoint now);
 // AccountDocument: the account, its keys, numbers and limits as of `now`. NOT_FOUND if none.
 nlohmann::json accountDocument(db::Database& db, const std::string& account_id, TimePoint now);
 
+struct AccountChange {
+  std::optional<std::string> name;
+  // Set: the new sender name (domain/casl.h textSignature), or none to sign with the account's
+  // name again.
+  std::optional<std::optional<std::string>> sender_name;
+  std::optional<std::string> email;
+};
 // A new address is unverified until proven again. Throws ApiError CONFLICT (email_taken).
 nlohmann::json changeAccount(db::Database& db, const std::string& account_id,
-                             const std::optional<std::string>& name,
-                             const std::optional<std::string>& email, TimePoint now);
+                             const AccountChange& change, TimePoint now);
 
 // Ledger entries older than entry `before` (its number), newest first: {data, has_more}.
 nlohmann::json ledgerPage(db::Database& db, const std::string& account_id, long long before,

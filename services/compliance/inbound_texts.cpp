@@ -22,18 +22,22 @@ namespace {
 
 struct Holder {
   std::string account_id;
-  std::string brand;  // the account's name signs automatic replies
+  std::string brand;  // signs automatic replies (domain/casl.h textSignature); may be empty
   int daily_cap = 0;  // 0: unlimited
 };
 
 std::optional<Holder> holderOf(soci::session& sql, const std::string& number) {
   Holder holder;
-  sql << "SELECT a.id, a.name, a.inbound_sms_daily_cap FROM phone_numbers p "
+  std::string name, sender_name;
+  soci::indicator sender_ind = soci::i_null;
+  sql << "SELECT a.id, a.name, a.sender_name, a.inbound_sms_daily_cap FROM phone_numbers p "
          "JOIN accounts a ON a.id = p.account_id WHERE p.phone_number = :n "
          "AND p.status <> 'RELEASED'",
-      soci::use(number), soci::into(holder.account_id), soci::into(holder.brand),
-      soci::into(holder.daily_cap);
+      soci::use(number), soci::into(holder.account_id), soci::into(name),
+      soci::into(sender_name, sender_ind), soci::into(holder.daily_cap);
   if (!sql.got_data()) return std::nullopt;
+  holder.brand =
+      textSignature(name, sender_ind == soci::i_ok ? std::optional(sender_name) : std::nullopt);
   return holder;
 }
 

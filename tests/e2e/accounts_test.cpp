@@ -336,3 +336,60 @@ TEST(Accounts, WrongTriesOutliveAResendAndALockedCodeIsNeitherResentNorAccepted)
   EXPECT_EQ(resend.body["details"]["reason"], "code_locked");
   EXPECT_FALSE(resend.header("retry-after").empty());
 }
+
+// Issue 49, item 6: a name is read by people (the dashboard's header, a contact list) and an
+// account's may sign texts to strangers: hidden characters are refused ("Evil" + U+202E +
+// "txt.exe" read as "Eviltxt.exe" reversed), and a sender name must read as a brand.
+TEST(Names, AccountAndContactNamesRefuseHiddenCharacters) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  const std::string bidi = "Evil\xE2\x80\xAEtxt.exe",
+                    zero_width =
+                        "Ann\xE2\x80\x8B"
+                        "e",
+                    control = "Tab\x01name";
+  for (const std::string& name : {bidi, zero_width, control}) {
+    Reply signup = api.call("POST", "/v1/accounts", {},
+                            {{"name", name},
+                             {"email", "n" + uniqueSuffix() + "@example.ca"},
+                             {"password", "a long passphrase"},
+                             {"accept_terms", true}});
+    EXPECT_EQ(signup.status, 422) << signup.raw_body;
+    EXPECT_EQ(signup.body["details"][0]["field"], "name");
+    Reply patch =
+        api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key), {{"name", name}});
+    EXPECT_EQ(patch.status, 422) << patch.raw_body;
+    Reply contact = api.call("POST", "/v1/contacts", bearer(account.test_key),
+                             {{"phone_number", "+15145550199"}, {"name", name}});
+    EXPECT_EQ(contact.status, 422) << contact.raw_body;
+    EXPECT_EQ(contact.body["details"][0]["field"], "name");
+    Reply group =
+        api.call("POST", "/v1/contact-groups", bearer(account.test_key), {{"name", name}});
+    EXPECT_EQ(group.status, 422) << group.raw_body;
+  }
+  Reply ours = api.call("PATCH", "/v1/accounts/" + account.id, bearer(account.live_key),
+                        {{"name", "SMS Gatewаy Support"}});  // a Cyrillic а
+  EXPECT_EQ(ours.status, 422) << "an account's name may sign texts: it may not pass for us";
+  Reply plain = api.call("POST", "/v1/contacts", bearer(account.test_key),
+                         {{"phone_number", "+15145550198"}, {"name", "Zoë O'Brien-Tremblay 李"}});
+  EXPECT_EQ(plain.status, 201) << plain.raw_body;
+}
+
+TEST(Names, TheSenderNameSigningTextsToStrangersMustReadAsABrand) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  std::string path = "/v1/accounts/" + account.id;
+  Reply set = api.call("PATCH", path, bearer(account.live_key), {{"sender_name", "Érable & Fils"}});
+  ASSERT_EQ(set.status, 200) << set.raw_body;
+  EXPECT_EQ(set.body["account"]["sender_name"], "Érable & Fils");
+  for (const std::string& refused :
+       {std::string("Visit bit.ly/x"), std::string("Call now! 50% off"),
+        std::string("Official Bank"), std::string(41, 'a'), std::string("")}) {
+    Reply reply = api.call("PATCH", path, bearer(account.live_key), {{"sender_name", refused}});
+    EXPECT_EQ(reply.status, 422) << refused << ": " << reply.raw_body;
+    EXPECT_EQ(reply.body["details"][0]["field"], "sender_name");
+  }
+  Reply cleared = api.call("PATCH", path, bearer(account.live_key), {{"sender_name", nullptr}});
+  ASSERT_EQ(cleared.status, 200) << cleared.raw_body;
+  EXPECT_TRUE(cleared.body["account"]["sender_name"].is_null());
+}

@@ -180,6 +180,11 @@ TEST_F(Inbound, ADoubleOptInIsAskedInFrenchAndConfirmedByOui) {
   EXPECT_EQ(
       request({{"to", "+12125550123"}, {"from", toll_free}, {"brand_name", "Érable"}}).body["code"],
       "NON_CANADIAN_NUMBER");
+  // Issue 49, item 6: the brand signs a text to a stranger: no message, no link.
+  Reply pitch = request(
+      {{"to", subscriber}, {"from", toll_free}, {"brand_name", "WIN $500 at example.ca/win"}});
+  EXPECT_EQ(pitch.status, 422) << pitch.raw_body;
+  EXPECT_EQ(pitch.body["details"][0]["field"], "brand_name");
 
   Reply first = request(body);
   ASSERT_EQ(first.status, 201) << first.raw_body;

@@ -259,7 +259,10 @@ TEST_F(InboundPipelineTest, EveryKeywordIsActedOnAndAnsweredWhateverTheNameHolds
     SCOPED_TRACE(kind);
     scratch_.exec("UPDATE accounts SET name = $n$" + name + "$n$ WHERE id = '" + account_ + "'");
     scratch_.exec("DELETE FROM opt_outs");
-    std::string signature = cutToCharacters(name, kSignatureCharacters);
+    // An emoji is not a brand's character: that name signs nothing (textSignature).
+    std::string signature =
+        cutToCharacters(textSignature(name, std::nullopt), kSignatureCharacters);
+    EXPECT_EQ(signature.empty(), kind == "emoji at the cut");
     for (const char* keyword : {"STOP", "START", "ARRÊT", "UNSTOP", "HELP", "Aide"}) {
       long long replies = count("messages WHERE auto_reply_keyword IS NOT NULL");
       ASSERT_NO_THROW(receive(keyword)) << keyword;
@@ -317,4 +320,20 @@ TEST_F(InboundPipelineTest, PartsAreCountedFromTheTextNotTakenFromTheCarrier) {
   EXPECT_EQ(received["segment_count"], 1);
   EXPECT_EQ(received["cost_cents"], 1);
   expectBalanceMatchesLedger(account_);
+}
+
+// Issue 49, item 6: the account's name went into texts to strangers whatever it held. A sender
+// name the owner sets signs them; without one, a name that is not a brand signs nothing.
+TEST_F(InboundPipelineTest, RepliesAreSignedWithTheSenderNameOrABrandLikeNameOnly) {
+  scratch_.exec(
+      "UPDATE accounts SET name = 'Win a prize at example.ca/win now', sender_name = "
+      "NULL WHERE id = '" +
+      account_ + "'");
+  receive("HELP");
+  EXPECT_EQ(text("SELECT body FROM messages WHERE auto_reply_keyword = 'HELP'"),
+            "Reply STOP to unsubscribe. Message and data rates may apply.");
+  scratch_.exec("UPDATE accounts SET sender_name = 'Érable' WHERE id = '" + account_ + "'");
+  receive("AIDE");
+  EXPECT_EQ(count("messages WHERE auto_reply_keyword = 'HELP' AND body LIKE 'Érable : Répondez%'"),
+            1);
 }

@@ -154,3 +154,17 @@ TEST(AutoReplies, ANameCutBeforeASpaceLeavesNoSpaceBeforeTheColon) {
   std::string name = std::string(39, 'A') + " Co";
   EXPECT_TRUE(autoReplyText(readKeyword("help"), name).starts_with(std::string(39, 'A') + ": "));
 }
+
+// Issue 49, item 6: texts to third parties are signed with a checked name or with none.
+TEST(AutoReplies, AreSignedWithTheSenderNameElseABrandLikeAccountNameElseNothing) {
+  EXPECT_EQ(textSignature("Whatever the name", std::string("Érable")), "Érable");
+  EXPECT_EQ(textSignature("Érable Inc.", std::nullopt), "Érable Inc.");
+  EXPECT_EQ(textSignature("Free money at bit.ly/x", std::nullopt), "");
+  EXPECT_EQ(textSignature("Prix: 5 $ — rappelez", std::nullopt), "");
+  EXPECT_EQ(textSignature("Evil\xE2\x80\xAEtxt.exe", std::nullopt), "") << "a bidi override";
+  EXPECT_EQ(autoReplyText(readKeyword("stop"), ""),
+            "You are unsubscribed and will receive no more messages from this number. Reply "
+            "START to resubscribe.");
+  EXPECT_EQ(autoReplyText(readKeyword("aide"), "").substr(0, 9), "Répondez");
+  EXPECT_EQ(optInRequestText("", "en").substr(0, 9), "Reply YES");
+}
