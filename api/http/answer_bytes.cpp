@@ -17,7 +17,7 @@ std::string answerBytes(const AnswerHead& head, std::string_view body) {
     out += "\r\n";
   }
   out += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-  out += body;
+  if (!head.without_body) out += body;
   return out;
 }
 

@@ -19,6 +19,8 @@ struct AnswerHead {
   int http_minor = 1;  // HTTP/1.0 or HTTP/1.1, as the request was
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;  // Content-Length is added
+  // An answer to HEAD: the GET's headers, Content-Length included, and no body (RFC 9110 9.3.2).
+  bool without_body = false;
 };
 
 std::string answerBytes(const AnswerHead& head, std::string_view body);

@@ -98,7 +98,18 @@ Router::Match Router::match(const std::string& method, const std::string& path) 
       best.params = std::move(params);
     }
   }
-  if (best.route) best.allowed_methods.clear();
+  if (best.route) {
+    best.allowed_methods.clear();
+    return best;
+  }
+  // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
+  if (method == "HEAD") {
+    Match get = match("GET", path);
+    if (get.route) return get;
+  }
+  if (std::find(best.allowed_methods.begin(), best.allowed_methods.end(), "GET") !=
+      best.allowed_methods.end())
+    best.allowed_methods.push_back("HEAD");
   return best;
 }
 

@@ -55,6 +55,7 @@ class Router {
     // When no route matched: the methods the path does accept (405 with Allow), if any.
     std::vector<std::string> allowed_methods;
   };
+  // HEAD finds the GET route of its path (and a 405's allowed methods list HEAD beside GET).
   Match match(const std::string& method, const std::string& path) const;
   const std::vector<Route>& routes() const { return routes_; }
 

@@ -136,11 +136,13 @@ void answer(Exchange& exchange, ApiResponse response) {
   response.headers.emplace_back("X-Request-Id", exchange.edge.request_id);
   head.headers.insert(head.headers.end(), std::make_move_iterator(response.headers.begin()),
                       std::make_move_iterator(response.headers.end()));
-  // A HEAD request is answered with headers alone (RFC 9110 9.3.2).
-  bool with_body = response.has_body && exchange.edge.request.method != "HEAD";
+  // A HEAD request is answered with the GET's headers alone (RFC 9110 9.3.2).
+  head.without_body = exchange.edge.request.method == "HEAD";
   bool as_text = !response.content_type.empty();
-  std::string body = !with_body ? "" : as_text ? std::move(response.text) : jsonText(response.body);
-  if (with_body)
+  std::string body = !response.has_body ? ""
+                     : as_text          ? std::move(response.text)
+                                        : jsonText(response.body);
+  if (response.has_body)
     head.headers.emplace_back("Content-Type", as_text ? response.content_type : "application/json");
   auto connection = exchange.connection;
   bool keep_alive = exchange.keep_alive;
@@ -154,7 +156,7 @@ void answer(Exchange& exchange, ApiResponse response) {
             [connection](std::exception_ptr&) {
               connection->answered(false, std::chrono::steady_clock::now());
             });
-  accessLog(exchange, response.status, body.size());
+  accessLog(exchange, response.status, head.without_body ? 0 : body.size());
   metrics::httpRequest(
       exchange.edge.request.route.empty() ? "unmatched" : exchange.edge.request.route,
       exchange.edge.request.method, response.status,

@@ -184,3 +184,41 @@ TEST(HttpEdge, MalformedAuthorizationIsUnauthorizedInTheSpecShape) {
     expectErrorBody(reply, 401, "UNAUTHORIZED");
   }
 }
+
+// Issue 49, finding 6: HEAD answered 405 on GET routes, the dashboard's included. HEAD is GET
+// without the body: the same status and headers, Content-Length the GET's (RFC 9110 9.3.2).
+TEST(HttpEdge, HeadAnswersEveryGetRouteWithItsHeadersAndNoBody) {
+  HttpTestClient api(apiUrl());
+  TestAccount account = signUp(api);
+  RawHttpConnection connection(apiUrl());
+  auto exchange = [&](const std::string& method, const std::string& target, bool authed) {
+    std::map<std::string, std::string> headers;
+    if (authed) headers["Authorization"] = "Bearer " + account.test_key;
+    EXPECT_TRUE(connection.send(rawRequest(method, target, headers)));
+    auto response = connection.read(std::chrono::seconds(20), method == "HEAD");
+    EXPECT_TRUE(response.has_value()) << method << " " << target;
+    return response.value_or(RawResponse{});
+  };
+  for (const auto& [target, authed] :
+       std::vector<std::pair<std::string, bool>>{{"/dashboard", false},
+                                                 {"/health", false},
+                                                 {"/v1/pricing", true},
+                                                 {"/v1/accounts/" + account.id, true}}) {
+    RawResponse get = exchange("GET", target, authed);
+    RawResponse head = exchange("HEAD", target, authed);
+    EXPECT_EQ(head.status, get.status) << target;
+    EXPECT_EQ(head.header("content-type"), get.header("content-type")) << target;
+    EXPECT_EQ(head.header("content-length"), std::to_string(get.body.size())) << target;
+    EXPECT_TRUE(head.body.empty()) << target;
+  }
+  // The next request on the connection is read as a request: no body was left behind.
+  EXPECT_EQ(exchange("GET", "/health", false).status, 200);
+  RawResponse unauthenticated = exchange("HEAD", "/v1/messages", false);
+  EXPECT_EQ(unauthenticated.status, 401);
+  RawResponse post_only = exchange("HEAD", "/v1/accounts", false);
+  EXPECT_EQ(post_only.status, 405);
+  EXPECT_EQ(post_only.header("allow"), "POST");
+  RawResponse put = exchange("PUT", "/v1/pricing", true);
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD");
+}

@@ -80,7 +80,8 @@ bool RawHttpConnection::fill(std::chrono::steady_clock::time_point deadline) {
   return true;
 }
 
-std::optional<RawResponse> RawHttpConnection::read(std::chrono::milliseconds timeout) {
+std::optional<RawResponse> RawHttpConnection::read(std::chrono::milliseconds timeout,
+                                                   bool to_head) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   size_t head_end;
   while ((head_end = buffer_.find("\r\n\r\n")) == std::string::npos) {
@@ -102,8 +103,9 @@ std::optional<RawResponse> RawHttpConnection::read(std::chrono::milliseconds tim
     }
     line = next;
   }
-  size_t length =
-      response.headers.count("content-length") ? std::stoul(response.headers["content-length"]) : 0;
+  size_t length = response.headers.count("content-length") && !to_head
+                      ? std::stoul(response.headers["content-length"])
+                      : 0;
   while (buffer_.size() < head_end + 4 + length) {
     if (!fill(deadline)) return std::nullopt;
   }

@@ -31,7 +31,10 @@ class RawHttpConnection {
   // False when the server has closed (or reset) the connection.
   bool send(std::string_view bytes);
   // The next response; nullopt when the connection ended or nothing complete came in time.
-  std::optional<RawResponse> read(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // `to_head`: the answer to a HEAD request, whose Content-Length is the GET's and which has no
+  // body.
+  std::optional<RawResponse> read(std::chrono::milliseconds timeout = std::chrono::seconds(20),
+                                  bool to_head = false);
   // True when the server closes the connection within `timeout` (whatever it still sends
   // first is dropped).
   bool closesWithin(std::chrono::milliseconds timeout);
