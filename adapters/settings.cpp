@@ -26,6 +26,13 @@ void addDatabaseSettings(ProcessSettings& settings, std::string& database_url,
                "transaction mode)");
 }
 
+void addMailerSettings(ProcessSettings& settings, std::string& drop_dir) {
+  settings.add("MAIL_DROP_DIR", drop_dir,
+               "where the embedded mailer writes each email to an owner as a file, the local "
+               "stack's inbox (ops/up and ops/test: .data/<stack>/mail)",
+               "none: the email is logged");
+}
+
 std::map<std::string, std::string> kafkaPassthrough(const char* const* environment) {
   static const std::set<std::string> kOwnVariables = {
       "KAFKA_BROKERS", "KAFKA_BOOTSTRAP_FILE", "KAFKA_GROUP_PREFIX", "KAFKA_SESSION_TIMEOUT_MS",

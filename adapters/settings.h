@@ -19,6 +19,9 @@ void addDatabaseSettings(ProcessSettings& settings, std::string& database_url);
 void addDatabaseSettings(ProcessSettings& settings, std::string& database_url,
                          bool& prepared_statements);
 
+// MAIL_DROP_DIR: the folder the embedded mailer writes each email to (adapters/mailer.h).
+void addMailerSettings(ProcessSettings& settings, std::string& drop_dir);
+
 struct KafkaSettings {
   std::string brokers;         // KAFKA_BROKERS, or the first line of KAFKA_BOOTSTRAP_FILE
   std::string bootstrap_file;  // written by the embedded broker (ops/broker)

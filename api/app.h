@@ -6,6 +6,7 @@
 #include <string>
 
 #include "adapters/client_metadata.h"
+#include "adapters/mailer.h"
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
@@ -54,6 +55,9 @@ struct ApiConfig {
   std::chrono::seconds oauth_refresh_token_ttl{30 * 24 * 3600};
   std::chrono::seconds dashboard_session_ttl{12 * 3600};  // a dashboard sign-in's life
   std::string dashboard_dir;  // the built dashboard (dashboard/dist); empty: none served
+
+  // Served over HTTPS: cookies are Secure and take the __Host- prefix (dashboard_session.h).
+  bool secureCookies() const { return public_base_url.starts_with("https://"); }
 };
 
 struct App {
@@ -63,6 +67,7 @@ struct App {
   PaymentProvider& payments;
   const Clock& clock;
   oauth::ClientMetadataFetcher& client_documents;  // OAuth clients known by a document's URL
+  Mailer& mailer;  // email to owners: sign-in links and notices (services/accounts/owner_mail.h)
   const ApiConfig& config;
 };
 

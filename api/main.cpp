@@ -8,6 +8,7 @@
 #include "adapters/env.h"
 #include "adapters/http_carrier_client.h"
 #include "adapters/log.h"
+#include "adapters/mailer.h"
 #include "adapters/sandbox_payments.h"
 #include "adapters/settings.h"
 #include "api/app.h"
@@ -30,6 +31,7 @@ struct ApiProcessConfig {
   KafkaSettings kafka;
   CarrierClientConfig carrier;
   OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
+  std::string mail_drop_dir;
 };
 
 void addOAuthSettings(ProcessSettings& settings, api::ApiConfig& c) {
@@ -128,6 +130,7 @@ int main(int argc, char** argv) {
   addKafkaSettings(settings, config.kafka);
   addCarrierSettings(settings, config.carrier);
   addOpsEndpointSettings(settings, config.ops);
+  addMailerSettings(settings, config.mail_drop_dir);
   settings.parse(argc, argv);
 
   initLogging("api");
@@ -141,7 +144,8 @@ int main(int argc, char** argv) {
     SandboxPaymentProvider payments;
     SystemClock clock;
     oauth::ClientMetadataFetcher client_documents;
-    api::App app{db, relay, carrier, payments, clock, client_documents, config.api};
+    LogMailer mailer(config.mail_drop_dir);
+    api::App app{db, relay, carrier, payments, clock, client_documents, mailer, config.api};
 
     relay.start();
     auto ops = topics::startProcessOps(config.ops, db, producer);

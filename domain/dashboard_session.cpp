@@ -50,18 +50,32 @@ bool csrfTokenMatches(std::string_view live_secret, std::string_view presented) 
          CRYPTO_memcmp(presented.data(), expected.data(), expected.size()) == 0;
 }
 
+CookieNames cookieNames(bool secure) {
+  std::string prefix = secure ? "__Host-" : "";
+  return {prefix + "smsgw_live", prefix + "smsgw_test", prefix + "smsgw_csrf",
+          prefix + "smsgw_browser"};
+}
+
 std::vector<std::string> openingCookies(const SessionSecrets& secrets, std::chrono::seconds max_age,
                                         bool secure) {
-  return {cookie(kLiveCookie, secrets.live, "/v1", max_age, true, secure),
-          cookie(kTestCookie, secrets.test, "/v1", max_age, true, secure),
-          cookie(kCsrfCookie, csrfTokenFor(secrets.live), "/", max_age, false, secure)};
+  CookieNames names = cookieNames(secure);
+  std::string_view keys_path = secure ? "/" : "/v1";  // __Host- cookies must be Path=/
+  return {cookie(names.live, secrets.live, keys_path, max_age, true, secure),
+          cookie(names.test, secrets.test, keys_path, max_age, true, secure),
+          cookie(names.csrf, csrfTokenFor(secrets.live), "/", max_age, false, secure)};
 }
 
 std::vector<std::string> closingCookies(bool secure) {
+  CookieNames names = cookieNames(secure);
+  std::string_view keys_path = secure ? "/" : "/v1";
   std::chrono::seconds gone{0};
-  return {cookie(kLiveCookie, "", "/v1", gone, true, secure),
-          cookie(kTestCookie, "", "/v1", gone, true, secure),
-          cookie(kCsrfCookie, "", "/", gone, false, secure)};
+  return {cookie(names.live, "", keys_path, gone, true, secure),
+          cookie(names.test, "", keys_path, gone, true, secure),
+          cookie(names.csrf, "", "/", gone, false, secure)};
+}
+
+std::string browserCookie(std::string_view token, std::chrono::seconds max_age, bool secure) {
+  return cookie(cookieNames(secure).browser, token, "/", max_age, true, secure);
 }
 
 }  // namespace smsgw::dashboard

@@ -13,9 +13,18 @@
 
 namespace smsgw::dashboard {
 
-inline constexpr std::string_view kLiveCookie = "smsgw_live";
-inline constexpr std::string_view kTestCookie = "smsgw_test";
-inline constexpr std::string_view kCsrfCookie = "smsgw_csrf";
+// The cookies' names. Over HTTPS each takes the __Host- prefix (RFC 6265bis 4.1.3.2): a browser
+// keeps such a cookie only when it came Secure, with Path=/ and no Domain, from this very host,
+// so neither a sibling subdomain nor a plain-HTTP page can plant or overwrite one (a planted
+// session signs the owner into someone else's account). A local stack over plain HTTP cannot
+// have the prefix: its names are plain, and the session keys' cookies keep to Path=/v1.
+struct CookieNames {
+  std::string live;     // the LIVE session key
+  std::string test;     // the TEST session key
+  std::string csrf;     // the session's CSRF token, which the page reads
+  std::string browser;  // a browser its owner proved (browserCookie)
+};
+CookieNames cookieNames(bool secure);
 inline constexpr std::string_view kCsrfHeader = "x-csrf-token";  // lower-case, as requests keep it
 inline constexpr std::string_view kModeHeader = "x-dashboard-mode";  // LIVE (default) or TEST
 
@@ -32,10 +41,17 @@ struct SessionSecrets {
   std::string live;
   std::string test;
 };
-// The Set-Cookie values that open a session for `max_age` (Secure when served over HTTPS).
+// The Set-Cookie values that open a session for `max_age` (Secure, and __Host- names, when
+// served over HTTPS).
 std::vector<std::string> openingCookies(const SessionSecrets& secrets, std::chrono::seconds max_age,
                                         bool secure);
 // The Set-Cookie values that make the browser forget it.
 std::vector<std::string> closingCookies(bool secure);
+
+// The Set-Cookie value that marks a browser its owner proved, by the right password at sign-in
+// or an emailed unlock or reset link (services/accounts/trusted_browsers.h): wrong passwords
+// from elsewhere never lock it out. HttpOnly, SameSite=Strict, Path=/ (the OAuth consent page
+// reads it too); it outlives sign-out.
+std::string browserCookie(std::string_view token, std::chrono::seconds max_age, bool secure);
 
 }  // namespace smsgw::dashboard

@@ -20,10 +20,14 @@ struct PresentedKey {
 
 // Nothing when the request presents no key. Throws ApiError FST_ERR_BAD_REQUEST (an
 // X-Dashboard-Mode other than LIVE or TEST) or FORBIDDEN (reason csrf_token: a cookie-authenticated
-// request other than GET or HEAD without the session's token).
-std::optional<PresentedKey> presentedKey(const ApiRequest& req);
+// request other than GET or HEAD without the session's token). `secure_cookies`: the API is
+// served over HTTPS, and only the __Host- cookies count (domain/dashboard_session.h).
+std::optional<PresentedKey> presentedKey(const ApiRequest& req, bool secure_cookies = false);
 
 // The hashes of the session keys a request's cookies hold (sign-out ends them).
-std::vector<std::string> sessionKeyHashesIn(const ApiRequest& req);
+std::vector<std::string> sessionKeyHashesIn(const ApiRequest& req, bool secure_cookies = false);
+
+// The token of the trusted-browser cookie a request holds, if any.
+std::optional<std::string> browserTokenIn(const ApiRequest& req, bool secure_cookies = false);
 
 }  // namespace smsgw::api

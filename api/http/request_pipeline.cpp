@@ -57,7 +57,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
              {route.options.accepts_csv, route.options.accepts_form});
     return route;
   }
-  auto key = presentedKey(req);
+  auto key = presentedKey(req, app_.config.secureCookies());
   if (!key) throw ApiError(ErrorCode::UNAUTHORIZED);
   callers_.identify(req, key->secret, route.options.confirms_caller);
   // RFC 8707: a token approved for the MCP endpoint serves it alone.
@@ -86,13 +86,13 @@ ApiResponse RequestPipeline::run(ApiRequest& req, const Route& route) {
   } catch (const MoveToSlowLane&) {
     throw;  // nothing was answered: the request runs again from the start
   } catch (const accounts::CallerChanged&) {
-    callers_.lookUp(req, presentedKey(req)->secret);
+    callers_.lookUp(req, presentedKey(req, app_.config.secureCookies())->secret);
   } catch (...) {
     // A guessed caller was answered before its route confirmed it. The answer stands only if
     // a lookup now finds the same caller; a revoked key answers 401 here instead.
     if (!req.unconfirmed_key_hash) throw;
     Caller guessed = *req.caller;
-    callers_.lookUp(req, presentedKey(req)->secret);
+    callers_.lookUp(req, presentedKey(req, app_.config.secureCookies())->secret);
     if (*req.caller == guessed) throw;
   }
   // The guess was wrong (and its transaction rolled back): the route runs again as the caller

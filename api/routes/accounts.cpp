@@ -62,9 +62,13 @@ ApiResponse patchAccount(App& app, ApiRequest& req) {
     change.sender_name = optionalString(body, "sender_name", 40);
     if (*change.sender_name) requireBrandName(**change.sender_name, "sender_name");
   }
-  if (body.contains("email")) change.email = requireEmail(body);
+  // The sign-in email moves only with the password and the new address's proof (issue 49).
+  if (body.contains("email"))
+    throw validationError("email",
+                          "is changed with POST /v1/accounts/{id}/email-change (the password, and "
+                          "a link the new address follows)");
   for (const auto& [field, _] : body.items()) {
-    if (field != "name" && field != "sender_name" && field != "email")
+    if (field != "name" && field != "sender_name")
       throw validationError(field, "cannot be changed here");
   }
   return ApiResponse::json(

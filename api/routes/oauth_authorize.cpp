@@ -5,6 +5,7 @@
 #include "adapters/oauth_redirect.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
+#include "api/http/presented_key.h"
 #include "api/routes/consent_page.h"
 #include "api/routes/routes.h"
 #include "domain/crypto.h"
@@ -14,7 +15,11 @@
 namespace smsgw::api {
 namespace {
 
-constexpr std::string_view kCsrfCookie = "smsgw_oauth_csrf";
+// The consent form's CSRF cookie: __Host- over HTTPS, as the dashboard's (domain/
+// dashboard_session.h says why), which asks for Path=/.
+std::string csrfCookieName(const ApiConfig& config) {
+  return config.secureCookies() ? "__Host-smsgw_oauth_csrf" : "smsgw_oauth_csrf";
+}
 // The request's own parameters, echoed back by the form; anything else a form sends is ignored.
 constexpr const char* kRequestParameters[] = {
     "response_type",         "client_id", "redirect_uri", "state", "code_challenge",
@@ -142,15 +147,15 @@ ApiResponse showConsent(App& app, ApiRequest& req) {
   auto parameters = requestParameters(formFields(req.raw_query, "query"));
   return forCheckedClient(app, req, parameters, [&](oauth::AuthorizationRequest& request) {
     oauth::checkRequestParameters(request, parameters, resourcesOf(app.config));
-    std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+    std::string cookie_value = cookie(req, csrfCookieName(app.config)).value_or("");
     if (!wellFormedCookie(cookie_value)) cookie_value = crypto::hex(crypto::randomBytes(32));
     ConsentPage consent = consentPageFor(request, parameters, csrfToken(app.config, cookie_value));
     ApiResponse response = page(200, renderConsentPage(consent, req.language));
-    bool secure = app.config.public_base_url.starts_with("https://");
+    bool secure = app.config.secureCookies();
     response.headers.emplace_back(
-        "Set-Cookie", std::string(kCsrfCookie) + "=" + cookie_value +
-                          "; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=3600" +
-                          (secure ? "; Secure" : ""));
+        "Set-Cookie", csrfCookieName(app.config) + "=" + cookie_value +
+                          "; Path=" + (secure ? "/" : "/oauth/authorize") +
+                          "; HttpOnly; SameSite=Strict; Max-Age=3600" + (secure ? "; Secure" : ""));
     return response;
   });
 }
@@ -172,7 +177,7 @@ ApiResponse takeConsent(App& app, ApiRequest& req) {
   auto parameters = requestParameters(req.form);
   return forCheckedClient(app, req, parameters, [&](oauth::AuthorizationRequest& request) {
     auto presented = req.form.find("csrf_token");
-    std::string cookie_value = cookie(req, kCsrfCookie).value_or("");
+    std::string cookie_value = cookie(req, csrfCookieName(app.config)).value_or("");
     if (presented == req.form.end() || !wellFormedCookie(cookie_value) ||
         !crypto::constantTimeEquals(presented->second, csrfToken(app.config, cookie_value)))
       return page(403, renderRefusalPage(
@@ -185,7 +190,8 @@ ApiResponse takeConsent(App& app, ApiRequest& req) {
     if (req.form["decision"] != "approve") throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED);
     auto mode = keyModeFromString(req.form["mode"]);
     if (!mode) throw ApiError(ErrorCode::OAUTH_INVALID_REQUEST, {{"parameter", "mode"}});
-    oauth::Approval approval{req.form["email"], req.form["password"], *mode,
+    oauth::Approval approval{req.form["email"], req.form["password"],
+                             browserTokenIn(req, app.config.secureCookies()), *mode,
                              tickedPermissions(req.form)};
     oauth::Approved approved = oauth::approve(app.db, request, approval, app.clock.now());
     if (!approved.code) {

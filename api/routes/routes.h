@@ -12,6 +12,7 @@ void addOwnerPhoneRoutes(Router& router, App& app);
 void addTopUpRoutes(Router& router, App& app);
 void addApiKeyRoutes(Router& router, App& app);
 void addDashboardSessionRoutes(Router& router, App& app);
+void addAccountSecurityRoutes(Router& router, App& app);
 void addDashboardFileRoutes(Router& router, App& app);
 void addPricingRoutes(Router& router, App& app);
 void addWebhookRoutes(Router& router, App& app);
@@ -46,6 +47,7 @@ inline Router buildRouter(App& app) {
   addTopUpRoutes(router, app);
   addApiKeyRoutes(router, app);
   addDashboardSessionRoutes(router, app);
+  addAccountSecurityRoutes(router, app);
   addDashboardFileRoutes(router, app);
   addPricingRoutes(router, app);
   addWebhookRoutes(router, app);

@@ -7,6 +7,7 @@
 #include "api/routes/validate.h"
 #include "domain/errors.h"
 #include "domain/event_types.h"
+#include "services/accounts/password_guard.h"
 #include "services/webhooks/endpoints.h"
 
 namespace smsgw::api {
@@ -51,9 +52,18 @@ nlohmann::json requireEvents(const nlohmann::json& body) {
   return out;
 }
 
+// An endpoint receives the account's events, codes in inbound texts included, for as long as it
+// lives: made or re-pointed from a dashboard session, which any open browser holds, it needs the
+// password again, as a key does (issue 49, item 4; docs/dashboard.md "The step-up").
+void requireStepUpFromSessions(App& app, const ApiRequest& req, const nlohmann::json& body) {
+  accounts::requireSessionStepUp(app.db, req.who(), optionalString(body, "password", 200),
+                                 app.clock.now());
+}
+
 ApiResponse createWebhook(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   std::string url = requireUrl(body, app.config.allow_private_webhook_targets);
+  requireStepUpFromSessions(app, req, body);
   return ApiResponse::json(201,
                            webhooks::registerEndpoint(app.db, req.who(), url, requireEvents(body)));
 }
@@ -74,6 +84,7 @@ ApiResponse patchWebhook(App& app, ApiRequest& req) {
   change.active = optionalBool(body, "active");
   if (!change.url && !change.events && !change.active)
     throw validationError("body", "give at least one of url, events, active");
+  if (change.url) requireStepUpFromSessions(app, req, body);
   return ApiResponse::json(200, webhooks::changeEndpoint(app.db, req.who(), req.params.at("id"),
                                                          change, app.clock.now()));
 }

@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
   CarrierClientConfig carrier_config;
   addDatabaseSettings(settings, database_url);
   addCarrierSettings(settings, carrier_config);
+  std::string mail_drop_dir;
+  addMailerSettings(settings, mail_drop_dir);
   KafkaSettings kafka;
   addKafkaSettings(settings, kafka, false);  // the topics commands only
   CLI::App& app = settings.cli();
@@ -169,7 +171,7 @@ int main(int argc, char** argv) {
                                       : std::optional(requireIso(now_text, "--now")));
     db::Database db(database_url, 1);
     HttpCarrierClient carrier(carrier_config);
-    LogMailer mailer;
+    LogMailer mailer(mail_drop_dir);
     admin::Staff staff{db, carrier, mailer, clock};
 
     if (allowance_list->parsed())

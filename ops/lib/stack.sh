@@ -306,6 +306,8 @@ service_env() {
   export ALLOW_PRIVATE_WEBHOOK_TARGETS="${ALLOW_PRIVATE_WEBHOOK_TARGETS:-true}"
   export KAFKA_SESSION_TIMEOUT_MS="${KAFKA_SESSION_TIMEOUT_MS:-6000}"
   export DASHBOARD_DIR="${DASHBOARD_DIR-$REPO_ROOT/dashboard/dist}"
+  # The local stack's inbox: every email to an owner, one file each (adapters/mailer.h).
+  export MAIL_DROP_DIR="${MAIL_DROP_DIR-$SMSGW_DATA_DIR/mail}"
 }
 
 wait_for() {  # wait_for WHAT SECONDS COMMAND...

@@ -65,18 +65,9 @@ nlohmann::json accountDocument(db::Database& db, const std::string& account_id, 
 
 nlohmann::json changeAccount(db::Database& db, const std::string& account_id,
                              const AccountChange& change, TimePoint now) {
-  const auto& [name, sender_name, email] = change;
+  const auto& [name, sender_name] = change;
   db::Session sql(db);
   soci::transaction tx(*sql);
-  if (email) {
-    int taken = 0;
-    *sql << "SELECT count(*) FROM accounts WHERE lower(email) = lower(:email) AND id <> :id",
-        soci::use(*email), soci::use(account_id), soci::into(taken);
-    if (taken) throw emailTaken();
-    *sql << "UPDATE accounts SET email = :email, email_verified_at = NULL WHERE id = :id AND "
-            "lower(email) <> lower(:email2)",
-        soci::use(*email), soci::use(account_id), soci::use(*email);
-  }
   if (name) {
     *sql << "UPDATE accounts SET name = :name WHERE id = :id", soci::use(*name),
         soci::use(account_id);

@@ -29,9 +29,8 @@ struct AccountChange {
   // Set: the new sender name (domain/casl.h textSignature), or none to sign with the account's
   // name again.
   std::optional<std::optional<std::string>> sender_name;
-  std::optional<std::string> email;
 };
-// A new address is unverified until proven again. Throws ApiError CONFLICT (email_taken).
+// The sign-in email is not changed here: account_security.h moves it with proof.
 nlohmann::json changeAccount(db::Database& db, const std::string& account_id,
                              const AccountChange& change, TimePoint now);
 

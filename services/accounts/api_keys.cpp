@@ -58,15 +58,15 @@ void requireOwnLists(soci::session& sql, const std::string& account_id, const Ke
 }
 
 // Broader permissions than the caller's need the account password (a step-up), counted
-// against the account like every password (password_guard.h). A dashboard session holds every
-// permission only because its owner typed the password at sign-in, and a key outlives the
+// under the caller's session or the account's keys (password_guard.h). A dashboard session holds
+// every permission only because its owner typed the password at sign-in, and a key outlives the
 // session: it needs the password again for any key it makes or rotates (like GitHub's sudo
 // mode), so a browser left signed in cannot mint a lasting key. It takes a connection of its
 // own: call it holding none.
 void checkEscalation(db::Database& db, const Caller& caller, const Permissions& wanted,
                      const std::optional<std::string>& password, TimePoint now) {
   if (wanted.isSubsetOf(caller.permissions) && !caller.dashboard_session) return;
-  if (password && isAccountPassword(db, caller.account_id, *password, now)) return;
+  if (password && isAccountPassword(db, caller, *password, now)) return;
   throw ApiError(ErrorCode::PERMISSION_ESCALATION);
 }
 
@@ -88,6 +88,7 @@ struct KeyRow {
   const char* kind = "USER";
   std::optional<TimePoint> expires_at = std::nullopt;
   const OAuthHolding* oauth = nullptr;
+  std::optional<std::string> session_id = std::nullopt;  // a dashboard session's key
 };
 
 nlohmann::json insertKeyRow(soci::session& sql, const KeyRow& row) {
@@ -108,18 +109,20 @@ nlohmann::json insertKeyRow(soci::session& sql, const KeyRow& row) {
   soci::indicator expires_ind = row.expires_at ? soci::i_ok : soci::i_null;
   std::string oauth_resource = row.oauth ? row.oauth->resource.value_or("") : "";
   soci::indicator oauth_resource_ind = row.oauth && row.oauth->resource ? soci::i_ok : soci::i_null;
+  std::string session_id = row.session_id.value_or("");
+  soci::indicator session_ind = row.session_id ? soci::i_ok : soci::i_null;
   sql << "INSERT INTO api_keys (id, account_id, key_hash, key_prefix, mode, kind, label, "
          "permissions, default_deny, allow_list_id, deny_list_id, oauth_grant, oauth_grant_id, "
-         "expires_at, oauth_resource) "
+         "expires_at, oauth_resource, session_id) "
          "VALUES (:id, :account, :hash, :prefix, :mode, :kind, :label, :permissions::jsonb, "
          ":deny::int::boolean, :allow_list, :deny_list, :grant_id::text IS NOT NULL, :grant_id2, "
-         ":expires_at::timestamptz, :resource)",
+         ":expires_at::timestamptz, :resource, :session)",
       soci::use(id), soci::use(row.account_id), soci::use(key.hash), soci::use(key.key_prefix),
       soci::use(mode_text), soci::use(kind), soci::use(label_text, label_ind),
       soci::use(permissions_text), soci::use(deny), soci::use(allow_list, allow_ind),
       soci::use(deny_list, deny_ind), soci::use(grant_id, grant_ind),
       soci::use(grant_id, grant_ind), soci::use(expires_at, expires_ind),
-      soci::use(oauth_resource, oauth_resource_ind);
+      soci::use(oauth_resource, oauth_resource_ind), soci::use(session_id, session_ind);
   auto resource =
       db::queryJson(sql, "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.id = :id", id);
   (*resource)["key"] = key.secret;
@@ -140,10 +143,11 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
 }
 
 nlohmann::json insertSessionKey(soci::session& sql, const std::string& account_id, KeyMode mode,
-                                TimePoint expires_at) {
+                                TimePoint expires_at, const std::string& session_id) {
   static const std::optional<std::string> kLabel = "Dashboard session";
   Permissions everything = Permissions::everything();
   KeyRow row{account_id, mode, kLabel, everything, KeyFence{}, "SESSION", expires_at};
+  row.session_id = session_id;
   return insertKeyRow(sql, row);
 }
 

@@ -38,9 +38,9 @@ nlohmann::json insertApiKey(soci::session& sql, const std::string& account_id, K
                             const KeyFence& fence,
                             const std::optional<OAuthHolding>& holding = std::nullopt);
 // A dashboard session's key (services/accounts/dashboard_sessions.h): every permission, not
-// listed, not rotatable, ending at `expires_at` or at sign-out. With its secret.
+// listed, not rotatable, ending at `expires_at` or with its session. With its secret.
 nlohmann::json insertSessionKey(soci::session& sql, const std::string& account_id, KeyMode mode,
-                                TimePoint expires_at);
+                                TimePoint expires_at, const std::string& session_id);
 
 struct NewKey {
   KeyMode mode = KeyMode::Test;

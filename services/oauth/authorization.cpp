@@ -72,8 +72,8 @@ Approved approve(db::Database& db, const AuthorizationRequest& request, const Ap
                  TimePoint now) {
   if (!approval.permissions.isSubsetOf(request.requested) || approval.permissions.toJson().empty())
     throw ApiError(ErrorCode::OAUTH_INVALID_SCOPE);
-  accounts::PasswordCheck owner =
-      accounts::checkOwnerPassword(db, approval.email, approval.password, now);
+  accounts::PasswordCheck owner = accounts::checkOwnerPassword(
+      db, {approval.email, approval.password, approval.browser_token}, now);
   if (owner.outcome == accounts::PasswordCheck::Outcome::Locked)
     return {std::nullopt, owner.retry_after};
   if (owner.outcome != accounts::PasswordCheck::Outcome::Matches) return {};

@@ -47,6 +47,9 @@ void checkRequestParameters(AuthorizationRequest& request,
 struct Approval {
   std::string email;
   std::string password;
+  // The proven-browser cookie's token, when the consent page's browser holds one: its count,
+  // not the email's, decides a lock (services/accounts/password_guard.h).
+  std::optional<std::string> browser_token;
   KeyMode mode = KeyMode::Test;
   Permissions permissions;  // what the owner ticked: never more than the request's scope
 };

@@ -5,37 +5,17 @@
 #include <regex>
 
 #include "tests/support/accounts.h"
+#include "tests/support/dashboard_signin.h"
 #include "tests/support/test_env.h"
 
 using namespace smsgw::testing;
 
 namespace {
 
-struct Session {
-  Reply reply;
-  std::string live, test, csrf;
-  Headers cookies(const std::string& mode = "LIVE", bool with_token = true) const {
-    Headers headers{{"Cookie", "smsgw_live=" + live + "; smsgw_test=" + test},
-                    {"X-Dashboard-Mode", mode}};
-    if (with_token) headers.emplace_back("X-CSRF-Token", csrf);
-    return headers;
-  }
-};
-
-std::string cookieIn(const std::string& set_cookies, const std::string& name) {
-  std::smatch m;
-  std::regex pattern("(^|\n)" + name + "=([^;]*)");
-  return std::regex_search(set_cookies, m, pattern) ? m[2].str() : "";
-}
+using Session = DashboardSession;
 
 Session signIn(HttpTestClient& api, const std::string& email, const std::string& password) {
-  Session session;
-  session.reply = api.call("POST", "/v1/sessions", {}, {{"email", email}, {"password", password}});
-  std::string cookies = session.reply.header("set-cookie");
-  session.live = cookieIn(cookies, "smsgw_live");
-  session.test = cookieIn(cookies, "smsgw_test");
-  session.csrf = cookieIn(cookies, "smsgw_csrf");
-  return session;
+  return signInToDashboard(api, email, password);
 }
 
 std::vector<std::string> listedKeyIds(HttpTestClient& api, const std::string& key) {

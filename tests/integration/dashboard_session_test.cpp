@@ -35,7 +35,8 @@ TEST(DashboardSession, ItsKeysEndWithTheSession) {
                "', 'T', '" + email + "', '" + crypto::hashPassword("a long passphrase") + "')");
   TimePoint opened = *parseIso("2026-11-27T09:00:00Z");
   auto session =
-      accounts::signIn(database, email, "a long passphrase", std::chrono::seconds(3600), opened);
+      accounts::signIn(database, {email, "a long passphrase", std::nullopt, "127.0.0.1", "test"},
+                       std::chrono::seconds(3600), opened);
   EXPECT_EQ(session.body["expires_at"], "2026-11-27T10:00:00.000Z");
 
   for (const auto& secret : {session.secrets.live, session.secrets.test}) {

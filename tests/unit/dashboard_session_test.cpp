@@ -49,13 +49,11 @@ TEST(DashboardCookies, TheCsrfTokenBelongsToItsSessionAlone) {
 }
 
 TEST(DashboardCookies, OpeningAndClosingCookiesAreStrictAndOnlyTheTokenIsReadable) {
-  auto opening = openingCookies({"mk_live_one", "mk_test_two"}, std::chrono::seconds(60), true);
+  auto opening = openingCookies({"mk_live_one", "mk_test_two"}, std::chrono::seconds(60), false);
   ASSERT_EQ(opening.size(), 3U);
-  EXPECT_EQ(opening[0],
-            "smsgw_live=mk_live_one; Path=/v1; Max-Age=60; SameSite=Strict; HttpOnly; "
-            "Secure");
-  EXPECT_EQ(opening[2], "smsgw_csrf=" + csrfTokenFor("mk_live_one") +
-                            "; Path=/; Max-Age=60; SameSite=Strict; Secure");
+  EXPECT_EQ(opening[0], "smsgw_live=mk_live_one; Path=/v1; Max-Age=60; SameSite=Strict; HttpOnly");
+  EXPECT_EQ(opening[2],
+            "smsgw_csrf=" + csrfTokenFor("mk_live_one") + "; Path=/; Max-Age=60; SameSite=Strict");
   for (const auto& cookie : closingCookies(false)) {
     EXPECT_NE(cookie.find("=; "), std::string::npos) << cookie;
     EXPECT_NE(cookie.find("Max-Age=0"), std::string::npos) << cookie;
@@ -95,4 +93,36 @@ TEST(PresentedKey, AHeaderKeyWinsAndOtherEndpointsIgnoreTheCookies) {
   none.method = "GET";
   none.path = "/v1/messages";
   EXPECT_EQ(api::presentedKey(none), std::nullopt);
+}
+
+// Issue 49, finding 6: over HTTPS the cookies take the __Host- prefix, which a browser keeps
+// only from this very host, Secure, for Path=/ and no Domain; and only those names count then.
+TEST(DashboardCookies, OverHttpsEveryCookieIsAHostCookie) {
+  auto opening = openingCookies({"mk_live_one", "mk_test_two"}, std::chrono::seconds(60), true);
+  ASSERT_EQ(opening.size(), 3U);
+  EXPECT_EQ(opening[0],
+            "__Host-smsgw_live=mk_live_one; Path=/; Max-Age=60; SameSite=Strict; HttpOnly; Secure");
+  EXPECT_EQ(opening[1],
+            "__Host-smsgw_test=mk_test_two; Path=/; Max-Age=60; SameSite=Strict; HttpOnly; Secure");
+  EXPECT_TRUE(opening[2].starts_with("__Host-smsgw_csrf=")) << opening[2];
+  for (const auto& cookie : closingCookies(true)) {
+    EXPECT_TRUE(cookie.starts_with("__Host-")) << cookie;
+    EXPECT_NE(cookie.find("; Path=/; "), std::string::npos) << cookie;
+    EXPECT_EQ(cookie.find("Domain"), std::string::npos) << cookie;
+  }
+  EXPECT_EQ(browserCookie("tok", std::chrono::seconds(5), true),
+            "__Host-smsgw_browser=tok; Path=/; Max-Age=5; SameSite=Strict; HttpOnly; Secure");
+  EXPECT_EQ(browserCookie("tok", std::chrono::seconds(5), false),
+            "smsgw_browser=tok; Path=/; Max-Age=5; SameSite=Strict; HttpOnly");
+
+  api::ApiRequest req;
+  req.method = "GET";
+  req.path = "/v1/messages";
+  req.headers["cookie"] = "smsgw_live=mk_live_planted; __Host-smsgw_live=mk_live_own";
+  EXPECT_EQ(api::presentedKey(req, true)->secret, "mk_live_own");
+  EXPECT_EQ(api::presentedKey(req, false)->secret, "mk_live_planted");
+  req.headers["cookie"] = "smsgw_live=mk_live_planted; smsgw_browser=b";
+  EXPECT_EQ(api::presentedKey(req, true), std::nullopt) << "a plain name does not count over HTTPS";
+  EXPECT_EQ(api::browserTokenIn(req, true), std::nullopt);
+  EXPECT_EQ(api::browserTokenIn(req, false), "b");
 }

@@ -4,6 +4,7 @@
 
 #include "adapters/mailer.h"
 #include "adapters/settings.h"
+#include "services/accounts/owner_mail.h"
 #include "topics/catalogue.h"
 #include "workers/runtime/run_worker.h"
 #include "workers/webhook_dispatcher/dispatcher.h"
@@ -38,8 +39,10 @@ int main(int argc, char** argv) {
   settings.add("WEBHOOK_RETRY_LEASE_SECONDS", config.lease,
                "how long a claimed retry stays one dispatcher's before another may take it");
   settings.add("WEBHOOK_RETRY_POLL_MS", retry_poll, "how often due retries are claimed");
+  std::string mail_drop_dir;
+  addMailerSettings(settings, mail_drop_dir);
   settings.parse(argc, argv);
-  LogMailer mailer;
+  LogMailer mailer(mail_drop_dir);
 
   // The dispatcher lives inside the consume loops' handlers, so it (and its delivery pool) is
   // gone before the database it uses; the periodic retry pass, stopped before the loops, reaches
@@ -48,6 +51,13 @@ int main(int argc, char** argv) {
   spec.periodic.push_back({"the retry pass", retry_poll, [&running](workers::WorkerContext&) {
                              if (auto dispatcher = running.lock()) dispatcher->runDueRetries();
                            }});
+  // Sign-in emails the API queued and did not send (it died between its commit and the
+  // mailer): a minute on, they are this process's to send (services/accounts/owner_mail.h).
+  spec.periodic.push_back(
+      {"owner emails left unsent", std::chrono::seconds(15), [&mailer](workers::WorkerContext& c) {
+         TimePoint now = c.clock.now();
+         accounts::sendLeftoverEmails(c.db, mailer, now - std::chrono::minutes(1), now);
+       }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     auto dispatcher = running.lock();
     if (!dispatcher) {
