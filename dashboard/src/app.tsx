@@ -13,7 +13,9 @@ import {Contacts} from './pages/contacts';
 import {Keys} from './pages/keys';
 import {Webhooks} from './pages/webhooks';
 import {Apps} from './pages/apps';
-import {parseRoute, type Route} from './routes';
+import {Security} from './pages/security';
+import {EmailedLink} from './pages/links';
+import {isLinkPage, parseRoute, type Route} from './routes';
 import {SessionContext, type AccountDocument, type SessionState} from './session';
 
 function initialMode(): Mode {
@@ -90,6 +92,14 @@ export function App() {
   const toggleLanguage = () => setLang(language === 'en' ? 'fr' : 'en');
 
   if (!checked) return null;
+  // A link from an email opens its page whether or not this browser is signed in.
+  if (isLinkPage(route.page)) {
+    return (
+      <LocaleContext.Provider value={locale}>
+        <EmailedLink page={route.page} token={route.id ?? ''} onLanguage={toggleLanguage} />
+      </LocaleContext.Provider>
+    );
+  }
   if (!document_) {
     return (
       <LocaleContext.Provider value={locale}>
@@ -108,7 +118,7 @@ export function App() {
     mode,
     refreshAccount,
   };
-  const page = route.page === 'signin' || route.page === 'signup' ? 'overview' : route.page;
+  const page = route.page === 'signin' || route.page === 'signup' || isLinkPage(route.page) ? 'overview' : route.page;
   return (
     <LocaleContext.Provider value={locale}>
       <SessionContext.Provider value={session}>
@@ -130,6 +140,7 @@ export function App() {
             {page === 'keys' && <Keys />}
             {page === 'webhooks' && <Webhooks />}
             {page === 'apps' && <Apps />}
+            {page === 'security' && <Security />}
           </div>
         </Layout>
       </SessionContext.Provider>

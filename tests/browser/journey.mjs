@@ -2,25 +2,30 @@
 // in English and once in French, as the browser's language picks: sign up, sign in, verify the
 // owner phone (the code read from the carrier simulator), top up, register a webhook, buy a
 // number, import consents from a CSV file, send a LIVE message and watch it become DELIVERED
-// without reloading, see its webhook attempts, broadcast to a group, rotate a key, release the
-// number, sign out (the old session's cookies then refused by the API). On every page: axe-core
-// finds no serious or critical violation, nothing breaks the Content-Security-Policy, and the
-// page fits a phone's width. Prints each step as the browser saw it.
-// Usage: node journey.mjs [SCREENSHOT_DIR]. Needs API_URL and SIM_URL.
-import {mkdirSync, readFileSync} from 'node:fs';
+// without reloading, see its webhook attempts, broadcast to a group, rotate a key, set the
+// sender name, see the open sessions, change the password (the other session then refused),
+// release the number, sign out (the old session's cookies then refused by the API); then, in
+// other browsers, reset a forgotten password by the emailed link, and get past a stranger's lock
+// by an emailed unlock link. On every page: axe-core finds no serious or critical violation,
+// nothing breaks the Content-Security-Policy, and the page fits a phone's width. Prints each
+// step as the browser saw it.
+// Usage: node journey.mjs [SCREENSHOT_DIR]. Needs API_URL, SIM_URL and MAIL_DROP_DIR (the
+// stack's inbox, where the emailed links are read).
+import {mkdirSync, readdirSync, readFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import {chromium} from 'playwright-core';
 
 const api = process.env.API_URL;
 const sim = process.env.SIM_URL;
-if (!api || !sim) throw new Error('API_URL and SIM_URL must be set');
+const mailDrop = process.env.MAIL_DROP_DIR;
+if (!api || !sim || !mailDrop) throw new Error('API_URL, SIM_URL and MAIL_DROP_DIR must be set');
 const shots = process.argv[2] ? path.resolve(process.argv[2]) : null;
 if (shots) mkdirSync(shots, {recursive: true});
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = {width: 390, height: 844};
 const DESKTOP = {width: 1280, height: 900};
-const PAGES = ['overview', 'messages', 'numbers', 'compliance', 'contacts', 'keys', 'webhooks', 'apps'];
+const PAGES = ['overview', 'messages', 'numbers', 'compliance', 'contacts', 'keys', 'webhooks', 'apps', 'security'];
 
 // What the journey checks in each language's own words and formats.
 const WORDS = {
@@ -53,6 +58,23 @@ async function ownerCode(phone) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no owner code reached ${phone}`);
+}
+
+// The newest link to the dashboard page `kind` (reset, unlock, email) mailed to `to`, from the
+// stack's inbox (one file per email, named by the time it was written).
+async function mailedLink(to, kind) {
+  const pattern = new RegExp(`(https?://[^\\s]+/dashboard/#/${kind}/[A-Za-z0-9]+)`);
+  for (let i = 0; i < 100; i++) {
+    const files = readdirSync(mailDrop).filter((name) => name.endsWith('.eml')).sort().reverse();
+    for (const name of files) {
+      const text = readFileSync(path.join(mailDrop, name), 'utf8');
+      if (!text.startsWith(`To: ${to}\n`)) continue;
+      const link = pattern.exec(text)?.[1];
+      if (link) return link;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${kind} link was mailed to ${to}`);
 }
 
 // axe-core's serious and critical findings on the page as it stands (evaluated through the
@@ -155,6 +177,7 @@ async function journey(browser, locale) {
   // A webhook endpoint: the simulator's inbox accepts deliveries.
   await page.goto(`${api}/dashboard/#/webhooks`);
   await page.fill('input[name=url]', `${sim}/sim/webhook-inbox`);
+  await page.fill('input[name=password]', password);  // an endpoint outlives the session
   await page.click('[data-testid=add-webhook]');
   await page.locator('[data-testid=secret]').waitFor();
   check((await page.textContent('[data-testid=secret]')).length > 10, 'webhook added: its signing secret is shown once');
@@ -241,8 +264,32 @@ async function journey(browser, locale) {
   check((await page.textContent('[data-testid=secret]')).startsWith('mk_live_'), 'rotated the LIVE key: the new secret shown once');
   await visit(page, 'keys', locale, audit);
 
+  // Security: the sender name, the open sessions (a second one, opened by a script), and a new
+  // password, which ends that other session and keeps this one.
+  const other = await fetch(`${api}/v1/sessions`, {
+    method: 'POST', headers: {'Content-Type': 'application/json', 'User-Agent': 'Another browser/1.0'},
+    body: JSON.stringify({email, password}),
+  });
+  const otherCookies = (other.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  await page.goto(`${api}/dashboard/#/security`);
+  await page.fill('input[name=sender_name]', locale === 'fr-CA' ? 'Érablière Tremblay' : 'Maple Bakery');
+  await page.click('[data-testid=save-sender-name]');
+  await page.locator('.notice.success').first().waitFor();
+  await page.locator('[data-testid=session-row]').nth(1).waitFor();
+  check(await page.locator('[data-testid=session-row]').count() === 2, 'security: both open sessions are listed');
+  await visit(page, 'security', locale, audit);
+  const newPassword = 'a newer passphrase';
+  await page.fill('input[name=current_password]', password);
+  await page.fill('input[name=new_password]', newPassword);
+  await page.click('[data-testid=change-password]');
+  await page.locator('.notice.success', {hasText: locale === 'fr-CA' ? 'Mot de passe changé' : 'Password changed'}).waitFor();
+  const otherAfter = await fetch(`${api}/v1/accounts/me`, {headers: {Cookie: otherCookies}});
+  check(otherAfter.status === 401, `password changed: the other session answers ${otherAfter.status}`);
+  const me = await page.evaluate(async () => (await fetch('/v1/accounts/me', {headers: {'X-Dashboard-Mode': 'LIVE'}})).status);
+  check(me === 200, 'and this session stays signed in');
+
   // The pages the journey did not act on.
-  for (const name of PAGES.filter((p) => !['overview', 'numbers', 'compliance', 'messages', 'webhooks', 'contacts', 'keys'].includes(p)))
+  for (const name of PAGES.filter((p) => !['overview', 'numbers', 'compliance', 'messages', 'webhooks', 'contacts', 'keys', 'security'].includes(p)))
     await visit(page, name, locale, audit);
 
   // Release the number.
@@ -260,7 +307,68 @@ async function journey(browser, locale) {
   check(after.status === 401 && body.code === 'API_KEY_REVOKED', `after sign-out the old cookies answer ${after.status} ${body.code}`);
   check(cspViolations.length === 0, `no Content-Security-Policy violation (${cspViolations.length})`);
   await context.close();
+  await forgottenPassword(browser, locale, email, audit);
+  await strangersLock(browser, locale, email, audit);
   return audit;
+}
+
+// A new browser: "Forgot your password?", the emailed link, a new password, then sign-in.
+async function forgottenPassword(browser, locale, email, audit) {
+  const words = WORDS[locale];
+  const context = await browser.newContext({locale, viewport: DESKTOP});
+  const page = await context.newPage();
+  await page.goto(`${api}/dashboard/#/signin`);
+  await page.click('[data-testid=forgot]');
+  await page.fill('input[name=email]', email);
+  await page.click('[data-testid=send-reset]');
+  await page.locator('.notice.success').waitFor();
+  await page.goto(await mailedLink(email, 'reset'));
+  await page.locator('input[name=new_password]').waitFor();
+  audit[`reset (${locale})`] = await accessibility(page, `reset (${locale})`);
+  await fitsAPhone(page, `reset (${locale})`);
+  if (shots && locale === 'en-CA') await page.screenshot({path: path.join(shots, 'dashboard-reset.png')});
+  await page.fill('input[name=new_password]', 'a reset passphrase');
+  await page.click('[data-testid=set-password]');
+  await page.locator('.notice.success').waitFor();
+  await page.click('[data-testid=to-sign-in]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'a reset passphrase');
+  await page.click('[data-testid=sign-in]');
+  await page.locator('h1', {hasText: words.overview}).waitFor();
+  check(true, 'reset by the emailed link: signed in with the new password');
+  await context.close();
+}
+
+// A stranger's wrong passwords lock the email; the owner, on a browser never used, gets an
+// emailed unlock link that proves it, and signs in while the stranger stays locked out.
+async function strangersLock(browser, locale, email, audit) {
+  const words = WORDS[locale];
+  for (let i = 0; i < 6; i++) {
+    await fetch(`${api}/v1/sessions`, {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                       body: JSON.stringify({email, password: `a stranger's guess ${i}`})});
+  }
+  const context = await browser.newContext({locale, viewport: DESKTOP});
+  const page = await context.newPage();
+  await page.goto(`${api}/dashboard/#/signin`);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'a reset passphrase');
+  await page.click('[data-testid=sign-in]');
+  await page.locator('[data-testid=send-unlock]').waitFor();
+  audit[`locked (${locale})`] = await accessibility(page, `locked (${locale})`);
+  if (shots && locale === 'en-CA') await page.screenshot({path: path.join(shots, 'dashboard-locked.png')});
+  check(true, 'locked by a stranger: the page offers an emailed unlock link');
+  await page.click('[data-testid=send-unlock]');
+  await page.locator('.notice.success').waitFor();
+  await page.goto(await mailedLink(email, 'unlock'));
+  await page.locator('[data-testid=to-sign-in]').waitFor();
+  await page.locator('.notice.success').waitFor();
+  await page.click('[data-testid=to-sign-in]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'a reset passphrase');
+  await page.click('[data-testid=sign-in]');
+  await page.locator('h1', {hasText: words.overview}).waitFor();
+  check(true, 'the unlock link proved this browser: signed in despite the stranger\'s lock');
+  await context.close();
 }
 
 const browser = await chromium.launch({

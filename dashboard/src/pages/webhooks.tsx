@@ -17,6 +17,7 @@ export function Webhooks() {
   const {t} = useLocale();
   const hooks = useLoad(() => ok(api.GET('/v1/webhooks')), []);
   const [url, setUrl] = useState('');
+  const [password, setPassword] = useState('');
   const [events, setEvents] = useState<EventType[]>(['message.queued', 'message.sent', 'message.delivered', 'message.failed']);
   const [secret, setSecret] = useState<{label: string; value: string} | null>(null);
   const action = useAction();
@@ -24,9 +25,11 @@ export function Webhooks() {
   const add = (event: Event) => {
     event.preventDefault();
     action.run(async () => {
-      const made = await ok(api.POST('/v1/webhooks', {body: {url, events}}));
+      // An endpoint outlives this session: the API asks the password again (STEP_UP_REQUIRED).
+      const made = await ok(api.POST('/v1/webhooks', {body: {url, events, password}}));
       setSecret({label: t.webhooks.added, value: (made as {signing_secret: string}).signing_secret});
       setUrl('');
+      setPassword('');
       hooks.reload();
     });
   };
@@ -48,6 +51,8 @@ export function Webhooks() {
               ))}
             </div>
           </fieldset>
+          <Field label={t.webhooks.password} name="password" type="password" required autoComplete="current-password"
+                 value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
           <button type="submit" class="primary" disabled={action.busy || events.length === 0} data-testid="add-webhook">{t.webhooks.add}</button>
         </form>
       </Section>
