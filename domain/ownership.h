@@ -1,6 +1,8 @@
 #pragma once
-// The 404-versus-403 rule for a resource named by id: none is 404 NOT_FOUND, another account's
-// is 403 FORBIDDEN (details.reason belongs_to_another_account), so ids are not probed for.
+// The 404-versus-403 rule for a resource named by id on a route the spec names: none is 404
+// NOT_FOUND, another account's is 403 FORBIDDEN (details.reason belongs_to_another_account), as
+// the spec's Authentication rule 9 asks. Routes that are ours alone answer 404 for both
+// (docs/decisions.md, "Another account's ids").
 
 #include <optional>
 #include <string>

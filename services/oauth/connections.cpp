@@ -4,7 +4,6 @@
 
 #include "db/procedures/end_oauth_grant.h"
 #include "domain/errors.h"
-#include "domain/ownership.h"
 
 namespace smsgw::oauth {
 namespace {
@@ -46,7 +45,9 @@ void endConnection(db::Database& db, const Caller& caller, const std::string& gr
   *sql << "SELECT account_id, mode, (revoked_at IS NOT NULL)::int FROM oauth_grants "
           "WHERE id = :id FOR UPDATE",
       soci::use(grant_id), soci::into(owner), soci::into(mode), soci::into(ended);
-  requireOwnedBy(sql->got_data() ? std::optional(owner) : std::nullopt, caller.account_id);
+  // The spec does not name this route: another account's grant answers as none would (404), so
+  // that an id tells nothing (docs/decisions.md, "Another account's ids").
+  if (!sql->got_data() || owner != caller.account_id) throw ApiError(ErrorCode::NOT_FOUND);
   if (mode == "LIVE" && !caller.live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   if (ended != 0 || !db::endOAuthGrant(*sql, {grant_id, "revoked_by_owner", now}))
     throw ApiError(ErrorCode::NOT_FOUND);
