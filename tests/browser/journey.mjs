@@ -312,6 +312,15 @@ async function journey(browser, locale) {
   return audit;
 }
 
+// From the page an emailed link opened: on to sign-in, and signed in.
+async function signInFromALink(page, email, password, words) {
+  await page.click('[data-testid=to-sign-in]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('[data-testid=sign-in]');
+  await page.locator('h1', {hasText: words.overview}).waitFor();
+}
+
 // A new browser: "Forgot your password?", the emailed link, a new password, then sign-in.
 async function forgottenPassword(browser, locale, email, audit) {
   const words = WORDS[locale];
@@ -330,11 +339,7 @@ async function forgottenPassword(browser, locale, email, audit) {
   await page.fill('input[name=new_password]', 'a reset passphrase');
   await page.click('[data-testid=set-password]');
   await page.locator('.notice.success').waitFor();
-  await page.click('[data-testid=to-sign-in]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'a reset passphrase');
-  await page.click('[data-testid=sign-in]');
-  await page.locator('h1', {hasText: words.overview}).waitFor();
+  await signInFromALink(page, email, 'a reset passphrase', words);
   check(true, 'reset by the emailed link: signed in with the new password');
   await context.close();
 }
@@ -362,11 +367,7 @@ async function strangersLock(browser, locale, email, audit) {
   await page.goto(await mailedLink(email, 'unlock'));
   await page.locator('[data-testid=to-sign-in]').waitFor();
   await page.locator('.notice.success').waitFor();
-  await page.click('[data-testid=to-sign-in]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'a reset passphrase');
-  await page.click('[data-testid=sign-in]');
-  await page.locator('h1', {hasText: words.overview}).waitFor();
+  await signInFromALink(page, email, 'a reset passphrase', words);
   check(true, 'the unlock link proved this browser: signed in despite the stranger\'s lock');
   await context.close();
 }
