@@ -16,6 +16,8 @@
 #include "services/accounts/dashboard_sessions.h"
 #include "services/accounts/key_callers.h"
 #include "services/accounts/password_guard.h"
+#include "services/accounts/sign_in_retention.h"
+#include "services/accounts/trusted_browsers.h"
 #include "tests/support/recording_mailer.h"
 #include "tests/support/scratch_database.h"
 
@@ -215,4 +217,15 @@ TEST_F(PasswordLock, APasswordResetLinkServesOnceForHalfAnHourAndEndsEverySessio
             }),
             ErrorCode::LINK_EXPIRED)
       << "a reset link lasts 30 minutes";
+}
+
+TEST_F(PasswordLock, SpentLinksSentEmailsAndLapsedBrowsersAreDeletedAWeekOn) {
+  std::string browser = signedIn(t0_).browser_token;    // proven at t0, trusted 180 days
+  requestPasswordReset(database_, mail_, email_, t0_);  // a link and its email, sent at t0
+  ASSERT_EQ(pruneSignInLeftovers(database_, t0_ + 7 * 24h), 0) << "nothing is a week past yet";
+  EXPECT_EQ(pruneSignInLeftovers(database_, t0_ + 30min + 7 * 24h + 1s), 2)
+      << "the link (30 minutes, then a week) and the sent email";
+  EXPECT_EQ(attempt(kPassword, t0_ + 8 * 24h, browser).scope, LockScope::Browser)
+      << "a browser still trusted stays";
+  EXPECT_EQ(pruneSignInLeftovers(database_, t0_ + kBrowserTrust + 7 * 24h + 1s), 1);
 }

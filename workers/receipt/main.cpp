@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "adapters/settings.h"
+#include "services/accounts/sign_in_retention.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
 #include "services/oauth/retention.h"
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
     if (oauth_spent.rows_pruned)
       spdlog::info("retention: deleted {} spent OAuth codes, tokens and clients",
                    oauth_spent.rows_pruned);
+    if (int pruned = accounts::pruneSignInLeftovers(context.db, context.clock.now()))
+      spdlog::info("retention: deleted {} spent sign-in links, sent emails and lapsed browsers",
+                   pruned);
   };
   spec.periodic.push_back({"spend warnings and retention", protection_interval, protect});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
