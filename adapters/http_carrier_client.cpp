@@ -26,6 +26,25 @@ std::string pathNumber(const std::string& number) {
   return number.starts_with("+") ? "%2B" + number.substr(1) : number;
 }
 
+// A number as Telnyx's filter[phone_number] takes it: "Requires at least three digits.
+// Non-numerical characters will result in no values being returned." (issue 50: with "%2B1…"
+// every lookup found nothing, and releases were recorded while Telnyx kept billing).
+std::string filterDigits(const std::string& number) {
+  std::string digits;
+  for (char c : number)
+    if (c >= '0' && c <= '9') digits.push_back(c);
+  return digits;
+}
+
+// A record's id as text: Telnyx sends its IntId as a numeric string; a number is read too.
+std::string recordId(const nlohmann::json& record) {
+  if (!record.contains("id")) return "";
+  if (record["id"].is_string()) return record["id"].get<std::string>();
+  if (record["id"].is_number_unsigned())
+    return std::to_string(record["id"].get<unsigned long long>());
+  return "";
+}
+
 // One call to the carrier, counted by operation and outcome (adapters/metrics.h).
 HttpResponse counted(const char* operation, const std::string& method, const std::string& url,
                      const HttpHeaders& headers, const std::string& body,
@@ -90,6 +109,14 @@ NumberOperation orderFrom(const nlohmann::json& order) {
 }
 
 }  // namespace
+
+NumberHolding holdingOfTelnyx(std::string_view status) {
+  for (std::string_view held : {"active", "emergency-only", "port-out-pending"})
+    if (status == held) return NumberHolding::Held;
+  for (std::string_view gone : {"deleted", "purchase-failed", "port-failed", "ported-out"})
+    if (status == gone) return NumberHolding::NotHeld;
+  return NumberHolding::Unknown;
+}
 
 LineType lineTypeOfTelnyx(std::string_view type) {
   if (type == "mobile") return LineType::Mobile;
@@ -245,18 +272,29 @@ NumberOperation HttpCarrierClient::orderStatus(const std::string& reference) {
 }
 
 HttpCarrierClient::Found HttpCarrierClient::findNumber(const std::string& number) {
-  HttpResponse response =
-      counted("holding", "GET",
-              config_.base_url + "/v2/phone_numbers?filter%5Bphone_number%5D=" + pathNumber(number),
-              authorization(), "", config_.timeout);
-  auto numbers = listData(response);
-  if (!numbers) return {};
-  for (const auto& held : *numbers) {
-    if (held.is_object() && held.value("phone_number", std::string()) == number &&
-        held.contains("id") && held["id"].is_string())
-      return {NumberHolding::Held, held["id"].get<std::string>()};
+  HttpResponse response = counted(
+      "holding", "GET",
+      config_.base_url + "/v2/phone_numbers?filter%5Bphone_number%5D=" + filterDigits(number),
+      authorization(), "", config_.timeout);
+  auto records = listData(response);
+  if (!records) return {};
+  // The filter matches digits anywhere: only this number's records count. One held record
+  // wins; else one whose outcome is open makes the answer open; else it is not held.
+  Found found{NumberHolding::NotHeld, ""};
+  for (const auto& record : *records) {
+    if (!record.is_object() || !record.contains("phone_number") ||
+        !record["phone_number"].is_string() ||
+        filterDigits(record["phone_number"].get<std::string>()) != filterDigits(number))
+      continue;
+    std::string status = record.contains("status") && record["status"].is_string()
+                             ? record["status"].get<std::string>()
+                             : "";
+    NumberHolding holding = holdingOfTelnyx(status);
+    std::string id = recordId(record);
+    if (holding == NumberHolding::Held && !id.empty()) return {NumberHolding::Held, id};
+    if (holding != NumberHolding::NotHeld) found.holding = NumberHolding::Unknown;
   }
-  return {NumberHolding::NotHeld, ""};
+  return found;
 }
 
 // DELETE /v2/phone_numbers/{id}. A 404 is checked, not believed: only a number Telnyx no

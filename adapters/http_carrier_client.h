@@ -27,6 +27,13 @@ struct CarrierClientConfig {
 // new) as Unknown, which is not refused.
 LineType lineTypeOfTelnyx(std::string_view carrier_type);
 
+// A phone number record's `status` (Telnyx's document lists purchase-pending, purchase-failed,
+// port-pending, port-failed, active, deleted, emergency-only, ported-out, port-out-pending) as
+// whether Telnyx holds, and bills, the number for us: active, emergency-only and
+// port-out-pending are held; deleted, purchase-failed, port-failed and ported-out are not; a
+// purchase or port still pending, or a word Telnyx may add, is neither (Unknown: ask again).
+NumberHolding holdingOfTelnyx(std::string_view status);
+
 // How long a 429 asks us to wait: Telnyx's x-ratelimit-reset (seconds until its window
 // resets), else a Retry-After in seconds; zero when neither is a number of seconds.
 std::chrono::seconds waitAskedByCarrier(const std::string* ratelimit_reset,
@@ -64,7 +71,8 @@ class HttpCarrierClient final : public CarrierClient {
     NumberHolding holding = NumberHolding::Unknown;
     std::string id;
   };
-  // GET /v2/phone_numbers?filter[phone_number]=: Telnyx names numbers by its own ids.
+  // GET /v2/phone_numbers?filter[phone_number]=DIGITS: Telnyx names numbers by its own
+  // (numeric) ids, keeps released ones listed as deleted, and finds nothing for a '+'.
   Found findNumber(const std::string& number);
   HttpHeaders authorization() const;
   HttpHeaders jsonHeaders() const;

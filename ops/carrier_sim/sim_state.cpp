@@ -169,22 +169,43 @@ std::string SimState::lineTypeOf(const std::string& number) const {
   return it == line_types_.end() ? "mobile" : it->second;
 }
 
+namespace {
+
+// Telnyx's id for a number record: a numeric string (IntId, e.g. '1293384261075731499').
+std::string numericId() {
+  std::string bytes = crypto::randomBytes(8);
+  unsigned long long value = 0;
+  for (char byte : bytes) value = (value << 8) | static_cast<unsigned char>(byte);
+  return fmt::format("1{:018}", value % 1'000'000'000'000'000'000ULL);
+}
+
+std::string digitsOf(const std::string& number) {
+  std::string digits;
+  std::copy_if(number.begin(), number.end(), std::back_inserter(digits),
+               [](char c) { return c >= '0' && c <= '9'; });
+  return digits;
+}
+
+}  // namespace
+
 std::optional<SimOrder> SimState::placeOrder(const std::string& number,
                                              const std::string& reference) {
   if (!inInventory(number)) return std::nullopt;
   std::lock_guard lock(mutex_);
-  if (held_.count(number)) return std::nullopt;
-  for (const auto& order : orders_) {
-    if (order.number == number && order.status == "pending") return std::nullopt;
+  for (const auto& record : numbers_) {
+    if (record.number == number &&
+        (record.status == "active" || record.status == "purchase-pending"))
+      return std::nullopt;
   }
   SimOrder order{crypto::uuid4(), number, reference, "success", ""};
+  SimNumber record{numericId(), number, "active"};
   if (!pending_order_faults_.empty()) {
     order.status = "pending";
     order.settles_to = pending_order_faults_.front();
     pending_order_faults_.erase(pending_order_faults_.begin());
-  } else {
-    held_[number] = crypto::uuid4();
+    record.status = "purchase-pending";
   }
+  numbers_.push_back(record);
   orders_.push_back(order);
   return order;
 }
@@ -195,7 +216,10 @@ std::optional<SimOrder> SimState::findOrder(const std::string& id, const std::st
     if (id.empty() ? it->reference != reference : it->id != id) continue;
     if (it->status == "pending" && it->settles_to != "pending") {
       it->status = it->settles_to;
-      if (it->status == "success") held_[it->number] = crypto::uuid4();
+      for (auto& record : numbers_) {
+        if (record.number == it->number && record.status == "purchase-pending")
+          record.status = it->status == "success" ? "active" : "purchase-failed";
+      }
     }
     return *it;
   }
@@ -204,30 +228,45 @@ std::optional<SimOrder> SimState::findOrder(const std::string& id, const std::st
 
 std::optional<SimNumber> SimState::heldNumber(const std::string& number) const {
   std::lock_guard lock(mutex_);
-  auto it = held_.find(number);
-  if (it == held_.end()) return std::nullopt;
-  return SimNumber{it->second, it->first};
+  for (const auto& record : numbers_) {
+    if (record.number == number && record.status == "active") return record;
+  }
+  return std::nullopt;
 }
 
 std::optional<SimNumber> SimState::heldNumberById(const std::string& id) const {
   std::lock_guard lock(mutex_);
-  for (const auto& [number, number_id] : held_) {
-    if (number_id == id) return SimNumber{number_id, number};
+  for (const auto& record : numbers_) {
+    if (record.id == id && record.status == "active") return record;
   }
   return std::nullopt;
 }
 
 bool SimState::releaseById(const std::string& id) {
   std::lock_guard lock(mutex_);
-  return std::erase_if(held_, [&](const auto& entry) { return entry.second == id; }) > 0;
+  for (auto& record : numbers_) {
+    if (record.id != id || record.status != "active") continue;
+    record.status = "deleted";
+    return true;
+  }
+  return false;
 }
 
 bool SimState::isOrdered(const std::string& number) const {
   std::lock_guard lock(mutex_);
-  if (held_.count(number)) return true;
-  return std::any_of(orders_.begin(), orders_.end(), [&](const SimOrder& order) {
-    return order.number == number && order.status == "pending";
+  return std::any_of(numbers_.begin(), numbers_.end(), [&](const SimNumber& record) {
+    return record.number == number &&
+           (record.status == "active" || record.status == "purchase-pending");
   });
+}
+
+std::vector<SimNumber> SimState::numbersMatching(const std::string& digits) const {
+  std::lock_guard lock(mutex_);
+  std::vector<SimNumber> found;
+  for (const auto& record : numbers_) {
+    if (digitsOf(record.number).find(digits) != std::string::npos) found.push_back(record);
+  }
+  return found;
 }
 
 }  // namespace smsgw::sim

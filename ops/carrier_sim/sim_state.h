@@ -39,9 +39,12 @@ struct SimOrder {
   std::string settles_to;  // what a pending order becomes when read: success, failure, pending
 };
 
-// A number the gateway holds here, by Telnyx's id for it.
+// A phone number record as Telnyx keeps one: its id is numeric (Telnyx's IntId), and it stays
+// listed after its release, `deleted`. Status: purchase-pending, purchase-failed, active,
+// deleted (the ones of Telnyx's list this simulator reaches).
 struct SimNumber {
   std::string id, number;
+  std::string status = "active";
 };
 
 // The carrier's stock of numbers in an area code: the same numbers on every run and machine,
@@ -75,10 +78,13 @@ class SimState {
   std::optional<SimOrder> placeOrder(const std::string& number, const std::string& reference);
   // By id, or else the newest under `reference`; a pending order settles here first.
   std::optional<SimOrder> findOrder(const std::string& id, const std::string& reference);
-  std::optional<SimNumber> heldNumber(const std::string& number) const;
-  std::optional<SimNumber> heldNumberById(const std::string& id) const;
-  bool releaseById(const std::string& id);          // false when no held number has this id
-  bool isOrdered(const std::string& number) const;  // held, or in a pending order
+  std::optional<SimNumber> heldNumber(const std::string& number) const;  // active
+  std::optional<SimNumber> heldNumberById(const std::string& id) const;  // active
+  bool releaseById(const std::string& id);          // false when no active number has this id
+  bool isOrdered(const std::string& number) const;  // active, or in a pending order
+  // Every record whose digits hold `digits` (all of them when it is empty), as GET
+  // /v2/phone_numbers?filter[phone_number]= finds them.
+  std::vector<SimNumber> numbersMatching(const std::string& digits) const;
 
  private:
   mutable std::mutex mutex_;
@@ -90,7 +96,7 @@ class SimState {
   std::map<std::string, std::string> line_types_;
   std::vector<std::string> pending_order_faults_;  // what each next order settles to
   std::vector<SimOrder> orders_;
-  std::map<std::string, std::string> held_;  // number -> Telnyx's id for it
+  std::vector<SimNumber> numbers_;  // every record, oldest first
 };
 
 }  // namespace smsgw::sim

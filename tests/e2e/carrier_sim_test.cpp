@@ -2,6 +2,8 @@
 // its faults must behave as DESIGN.md says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "adapters/http_carrier_client.h"
 #include "domain/carrier_callback.h"
 #include "domain/carrier_client.h"
@@ -29,6 +31,29 @@ Headers simKey() {
 class CarrierSim : public ::testing::Test {
  protected:
   void TearDown() override { sim_.call("DELETE", "/sim/faults"); }
+
+  nlohmann::json listing(const std::string& filter) {
+    return sim_.call("GET", "/v2/phone_numbers?filter%5Bphone_number%5D=" + filter, simKey())
+        .body["data"];
+  }
+
+  // Numbers on offer in an area code that this simulator never held: an earlier run on the
+  // same stack may have bought and released others, and those stay listed as deleted.
+  std::vector<std::string> neverHeld(const std::string& area_code, size_t count) {
+    Reply found =
+        sim_.call("GET",
+                  "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=" + area_code +
+                      "&filter%5Blimit%5D=50",
+                  simKey());
+    std::vector<std::string> fresh;
+    for (const auto& offered : found.body["data"]) {
+      std::string candidate = offered["phone_number"];
+      if (listing(candidate.substr(1)).empty()) fresh.push_back(candidate);
+      if (fresh.size() == count) break;
+    }
+    return fresh;
+  }
+
   HttpTestClient sim_{simUrl()};
 };
 
@@ -138,7 +163,9 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
       simKey());
   ASSERT_EQ(found.status, 200);
   ASSERT_EQ(found.body["data"].size(), 3u);
-  std::string number = found.body["data"][0]["phone_number"];
+  std::vector<std::string> fresh = neverHeld("613", 1);
+  ASSERT_EQ(fresh.size(), 1u);
+  std::string number = fresh[0];
   EXPECT_TRUE(number.starts_with("+1613"));
   nlohmann::json order = {{"phone_numbers", {{{"phone_number", number}}}}};
   Reply without_profile = sim_.call("POST", "/v2/number_orders", simKey(), order);
@@ -151,10 +178,9 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 200);
   EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), order).status, 422)
       << "already ordered";
-  Reply listed = sim_.call(
-      "GET", "/v2/phone_numbers?filter%5Bphone_number%5D=%2B" + number.substr(1), simKey());
-  ASSERT_EQ(listed.body["data"].size(), 1u);
-  std::string id = listed.body["data"][0]["id"];
+  nlohmann::json listed = listing(number.substr(1));
+  ASSERT_EQ(listed.size(), 1u);
+  std::string id = listed[0]["id"];
   EXPECT_NE(id, number) << "Telnyx names a number by its own id";
   EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404)
       << "not by its E.164 number";
@@ -182,20 +208,18 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
 
 TEST_F(CarrierSim, OrdersSettleByTheirReferenceAndReleasesGoByTelnyxsIdWithA404Checked) {
   auto client = carrier();
-  Reply found = sim_.call(
-      "GET",
-      "/v2/available_phone_numbers?filter%5Bnational_destination_code%5D=905&filter%5Blimit%5D=2",
-      simKey());
-  ASSERT_EQ(found.body["data"].size(), 2u);
-  std::string first = found.body["data"][0]["phone_number"];
-  std::string second = found.body["data"][1]["phone_number"];
+  std::vector<std::string> fresh = neverHeld("905", 2);
+  ASSERT_EQ(fresh.size(), 2u);
+  std::string first = fresh[0];
+  std::string second = fresh[1];
   using Kind = NumberOperation::Kind;
 
   sim_.call("POST", "/sim/faults", {},
             {{"kind", "order"}, {"mode", "pending"}, {"settle", "success"}});
   std::string reference = "pur_" + crypto::uuid4();
   EXPECT_EQ(client.orderNumber(first, reference).kind, Kind::Pending);
-  EXPECT_EQ(client.numberHolding(first), NumberHolding::NotHeld) << "not until the order settles";
+  EXPECT_EQ(client.numberHolding(first), NumberHolding::Unknown)
+      << "purchase-pending: neither held nor not until the order settles";
   EXPECT_EQ(client.orderStatus(reference).kind, Kind::Done);
   std::string id = client.carrierNumberId(first);
   EXPECT_FALSE(id.empty());
@@ -215,6 +239,48 @@ TEST_F(CarrierSim, OrdersSettleByTheirReferenceAndReleasesGoByTelnyxsIdWithA404C
   EXPECT_EQ(client.releaseNumber(first, "").kind, Kind::Done) << "the id found by the number";
   EXPECT_EQ(client.releaseNumber(first, id).kind, Kind::NotHeld);
   EXPECT_EQ(client.numberHolding(first), NumberHolding::NotHeld);
+}
+
+// Telnyx's document (team-telnyx/openapi, openapi/spec3.yml at 12de4dd, GET /phone_numbers):
+// filter[phone_number] "Requires at least three digits. Non-numerical characters will result in
+// no values being returned."; a number's id is an IntId (example '1293384261075731499'); its
+// status is one of purchase-pending, purchase-failed, port-pending, port-failed, active,
+// deleted, emergency-only, ported-out, port-out-pending. Issue 50: the simulator matched
+// "+1…" and answered [] for digits, named numbers by UUIDs, and forgot released numbers.
+TEST_F(CarrierSim, NumbersAreListedByDigitsWithNumericIdsAndTheirStatusAsTelnyxDocuments) {
+  std::vector<std::string> fresh = neverHeld("867", 2);
+  ASSERT_EQ(fresh.size(), 2u);
+  std::string number = fresh[0], pending = fresh[1];
+  std::string digits = number.substr(1);
+  auto client = carrier();
+  ASSERT_EQ(client.orderNumber(number, "pur_" + crypto::uuid4()).kind, NumberOperation::Kind::Done);
+
+  ASSERT_EQ(listing(digits).size(), 1u) << "found by its digits";
+  EXPECT_EQ(listing(digits)[0]["phone_number"], number);
+  EXPECT_EQ(listing(digits)[0]["status"], "active");
+  std::string id = listing(digits)[0]["id"];
+  EXPECT_TRUE(std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+              id.size() >= 15)
+      << id;
+  EXPECT_EQ(listing(digits.substr(4)).size(), 1u) << "three digits or more find it";
+  EXPECT_TRUE(listing("%2B" + digits).empty()) << "Non-numerical characters: no values";
+  EXPECT_TRUE(listing("+" + digits).empty()) << "a '+' unescaped is a space: no values";
+  EXPECT_TRUE(listing("86").empty()) << "Requires at least three digits";
+  EXPECT_EQ(client.numberHolding(number), NumberHolding::Held);
+  EXPECT_EQ(client.carrierNumberId(number), id) << "the adapter asks by digits";
+
+  EXPECT_EQ(client.releaseNumber(number, id).kind, NumberOperation::Kind::Done);
+  ASSERT_EQ(listing(digits).size(), 1u);
+  EXPECT_EQ(listing(digits)[0]["status"], "deleted") << "a released number stays listed";
+  EXPECT_EQ(client.numberHolding(number), NumberHolding::NotHeld) << "deleted is not held";
+
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "order"}, {"mode", "pending"}, {"settle", "pending"}});
+  ASSERT_EQ(client.orderNumber(pending, "pur_" + crypto::uuid4()).kind,
+            NumberOperation::Kind::Pending);
+  EXPECT_EQ(listing(pending.substr(1))[0]["status"], "purchase-pending");
+  EXPECT_EQ(client.numberHolding(pending), NumberHolding::Unknown)
+      << "purchase-pending is neither held nor not";
 }
 
 TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {

@@ -81,18 +81,24 @@ try {
   assert.equal(byReference.data[0].id, order.data.id);
   log('  numberOrders.retrieve and .list(filter[customer_reference]) -> the same order');
 
-  const listed = await client.phoneNumbers.list({ filter: { phone_number: number } });
+  // Telnyx's document: filter[phone_number] "Requires at least three digits. Non-numerical
+  // characters will result in no values being returned." Its ids are numeric (IntId).
+  const digits = number.slice(1);
+  const byPlus = await client.phoneNumbers.list({ filter: { phone_number: number } });
+  assert.equal(byPlus.data.length, 0, 'a + is a non-numerical character: no values');
+  const listed = await client.phoneNumbers.list({ filter: { phone_number: digits } });
   assert.equal(listed.data.length, 1);
   const id = listed.data[0].id;
-  assert.notEqual(id, number, 'Telnyx names a number by its own id');
+  assert.match(id, /^\d{15,}$/, 'Telnyx names a number by its own numeric id');
+  assert.equal(listed.data[0].status, 'active');
   const held = await client.phoneNumbers.retrieve(id);
   assert.equal(held.data.phone_number, number);
   log(`  phoneNumbers.list(filter[phone_number]) -> id ${id}; retrieve -> ${held.data.status}`);
   await client.phoneNumbers.delete(id);
   await assert.rejects(client.phoneNumbers.retrieve(id), Telnyx.NotFoundError);
-  const gone = await client.phoneNumbers.list({ filter: { phone_number: number } });
-  assert.equal(gone.data.length, 0);
-  log('  phoneNumbers.delete(id) -> then retrieve is NotFoundError, and the list is empty');
+  const gone = await client.phoneNumbers.list({ filter: { phone_number: digits } });
+  assert.deepEqual(gone.data.map((n) => n.status), ['deleted']);
+  log('  phoneNumbers.delete(id) -> then retrieve is NotFoundError, and the record is deleted');
 
   const base = await client.numberLookup.retrieve(to);
   assert.equal(base.data.carrier, undefined, 'the base lookup has no carrier');
