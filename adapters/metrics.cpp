@@ -124,6 +124,11 @@ struct Families {
           .Name("smsgw_webhook_endpoints_disabled")
           .Help("Webhook endpoints switched off after failing, not deleted")
           .Register(*registry);
+  prometheus::Family<prometheus::Gauge>& releases_in_doubt =
+      BuildGauge()
+          .Name("smsgw_number_releases_in_doubt")
+          .Help("Numbers left RELEASING: the carrier confirmed neither the release nor a refusal")
+          .Register(*registry);
   prometheus::Family<prometheus::Gauge>& outbox_age =
       BuildGauge()
           .Name("smsgw_outbox_oldest_unpublished_age_seconds")
@@ -226,6 +231,10 @@ void outboxBacklog(long long rows, double oldest_age_seconds) {
 
 void webhooksDisabled(long long endpoints) {
   families().disabled_webhooks.Add({}).Set(static_cast<double>(endpoints));
+}
+
+void releasesInDoubt(long long numbers) {
+  families().releases_in_doubt.Add({}).Set(static_cast<double>(numbers));
 }
 
 }  // namespace smsgw::metrics

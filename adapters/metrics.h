@@ -42,5 +42,8 @@ void autoReplyNotQueued(std::string_view keyword);
 void outboxBacklog(long long rows, double oldest_age_seconds);
 // Any process: webhook endpoints switched off after failing (spec "Delivery rules").
 void webhooksDisabled(long long endpoints);
+// Rent-billing worker: numbers whose release the carrier has not confirmed after a retry (the
+// customer pays no rent for them; the carrier may still bill the operator).
+void releasesInDoubt(long long numbers);
 
 }  // namespace smsgw::metrics

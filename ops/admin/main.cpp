@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
   number_cmd->require_subcommand(1);
   auto* release = number_cmd->add_subcommand("release", "release as staff (admin_released)");
   release->add_option("number", number, "phone number id (pn_…) or E.164")->required();
+  auto* releasing = number_cmd->add_subcommand(
+      "releasing", "numbers whose release the carrier has not confirmed (one JSON line each)");
 
   auto* account = app.add_subcommand("account", "accounts");
   account->require_subcommand(1);
@@ -183,6 +185,7 @@ int main(int argc, char** argv) {
       admin::setTollFreeVerification(staff, number, verification_status, new_application);
     }
     if (release->parsed()) admin::releaseNumberAsStaff(staff, number);
+    if (releasing->parsed()) admin::listReleasesInDoubt(staff);
     if (credit->parsed()) admin::creditAccount(staff, account_id, cents, note);
     if (inbound_cap_cmd->parsed()) admin::setInboundCap(staff, account_id, inbound_cap);
     if (daily_limit_cmd->parsed()) admin::setDailySendLimit(staff, account_id, daily_limit);

@@ -1,4 +1,5 @@
-// smsgw-admin toll-free and number: toll-free verification status and staff releases.
+// smsgw-admin toll-free and number: toll-free verification status, staff releases and the
+// releases the carrier has not confirmed.
 #include <soci/soci.h>
 
 #include <iostream>
@@ -96,6 +97,18 @@ void releaseNumberAsStaff(Staff& staff, const std::string& number) {
   }
   db::Session sql(staff.db);
   std::cout << nlohmann::json{{"phone_number", phoneNumberResource(*sql, id)}}.dump() << "\n";
+}
+
+void listReleasesInDoubt(Staff& staff) {
+  db::Session sql(staff.db);
+  soci::rowset<std::string> rows =
+      (sql->prepare << "SELECT json_build_object('id', id, 'account_id', account_id, "
+                       "'phone_number', phone_number, 'carrier_number_id', carrier_number_id, "
+                       "'release_reason', release_reason, "
+                       "'release_requested_at', iso_ts(release_requested_at))::text "
+                       "FROM phone_numbers WHERE status = 'RELEASING' "
+                       "ORDER BY release_requested_at, id");
+  for (const auto& line : rows) std::cout << line << "\n";
 }
 
 }  // namespace smsgw::admin

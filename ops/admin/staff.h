@@ -30,6 +30,9 @@ void decideAllowanceRequest(Staff& staff, const std::string& id, bool approve,
 void setTollFreeVerification(Staff& staff, const std::string& number, const std::string& status,
                              bool new_application);
 void releaseNumberAsStaff(Staff& staff, const std::string& number);
+// Prints the numbers left RELEASING, oldest request first, with the carrier's id for each: the
+// operator checks them at the carrier, which may still bill them.
+void listReleasesInDoubt(Staff& staff);
 
 // Credits the balance (one ledger row) and reactivates numbers suspended for unpaid rent.
 void creditAccount(Staff& staff, const std::string& account_id, long long cents,

@@ -500,6 +500,10 @@ class Simulator {
   // three digits. Non-numerical characters will result in no values being returned."
   void listNumbers(const Rest::Request& request, Http::ResponseWriter writer) {
     if (refusedUnauthenticated(request, writer)) return;
+    if (state_.takeCountedFault("listing")) {
+      return reply(writer, Http::Code::Internal_Server_Error,
+                   carrierError("10007", "Number listing unavailable"));
+    }
     std::string filter = queryValue(request, "filter[phone_number]");
     bool digits_only =
         std::all_of(filter.begin(), filter.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -108,7 +108,7 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     counted_faults_["release_404"] += count;
     return std::nullopt;
   }
-  if (kind == "search" || kind == "order" || kind == "release") {
+  if (kind == "search" || kind == "order" || kind == "release" || kind == "listing") {
     int count = f.value("count", 1);
     if (count < 1) return "count must be at least 1";
     counted_faults_[kind] += count;

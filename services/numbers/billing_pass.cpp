@@ -68,6 +68,7 @@ BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
       settleStalePurchases(db, carrier, options.stale_after, options.now, options.account_id);
   report.releases_finished =
       retryStaleReleases(db, carrier, options.stale_after, options.now, options.account_id);
+  report.releases_in_doubt = releasesInDoubt(db, options.stale_after, options.account_id);
   return report;
 }
 

@@ -30,6 +30,7 @@ struct BillingPassReport {
   int grace_expired = 0;  // expire records published
   int purchases_settled = 0;
   int releases_finished = 0;
+  int releases_in_doubt = 0;  // still RELEASING after this pass asked the carrier again
 };
 
 BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,

@@ -146,4 +146,17 @@ int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::se
   return finished;
 }
 
+int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after,
+                    const std::optional<std::string>& account_id) {
+  db::Session sql(db);
+  int seconds = static_cast<int>(stale_after.count());
+  std::string account = account_id.value_or("");
+  int in_doubt = 0;
+  *sql << "SELECT count(*) FROM phone_numbers WHERE status = 'RELEASING' "
+          "AND release_requested_at <= now() - make_interval(secs => :s) "
+          "AND (:a = '' OR account_id = :a2)",
+      soci::use(seconds), soci::use(account), soci::use(account), soci::into(in_doubt);
+  return in_doubt;
+}
+
 }  // namespace smsgw::numbers

@@ -47,4 +47,10 @@ ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
 int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
                        TimePoint now, const std::optional<std::string>& account_id = {});
 
+// Numbers left RELEASING for longer than `stale_after`: the carrier has confirmed neither that
+// it let them go nor that it keeps them. The customer pays no rent for them, but the carrier
+// may still bill the operator, so the rent-billing worker reports the count as a metric.
+int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after,
+                    const std::optional<std::string>& account_id = {});
+
 }  // namespace smsgw::numbers

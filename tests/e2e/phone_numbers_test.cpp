@@ -2,6 +2,7 @@
 // provisioning with its refusals and refunds, listing, release.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 #include <regex>
 #include <set>
@@ -344,6 +345,39 @@ TEST_F(PhoneNumbers, AFailedCarrierOrderIsRefunded) {
           .status,
       201)
       << "the same number can be bought once the carrier recovers";
+}
+
+// Issue 50: a release the carrier neither confirmed nor refused is not recorded as done. The
+// number stays RELEASING (no rent), staff see it, and asking again settles it.
+TEST_F(PhoneNumbers, AReleaseWhoseOutcomeIsUnknownStaysReleasingAndStaffSeeIt) {
+  TestAccount account = readyToBuy(api, 1000);
+  nlohmann::json number = buyNumber(api, account, "807");
+  std::string id = number["id"];
+  std::string path = "/v1/phone-numbers/" + id;
+  armSimFault({{"kind", "release"}, {"count", 1}});
+  armSimFault({{"kind", "listing"}, {"count", 1}});
+  Reply unknown = api.call("DELETE", path, bearer(account.live_key));
+  EXPECT_EQ(unknown.status, 502);
+  EXPECT_EQ(unknown.body["code"], "RELEASE_FAILED");
+  EXPECT_EQ(unknown.body["details"]["status"], "RELEASING") << unknown.raw_body;
+  EXPECT_EQ(unknown.body["details"]["retrying"], true);
+  EXPECT_EQ(api.call("GET", path, bearer(account.live_key)).body["status"], "RELEASING");
+  EXPECT_TRUE(carrierHolds(number["phone_number"])) << "the carrier still holds it";
+
+  AdminRun releasing = runAdmin("number releasing");
+  ASSERT_EQ(releasing.exit_code, 0);
+  auto listed =
+      std::find_if(releasing.lines.begin(), releasing.lines.end(),
+                   [&](const nlohmann::json& line) { return line.value("id", "") == id; });
+  ASSERT_NE(listed, releasing.lines.end()) << "staff see the release in doubt";
+  EXPECT_EQ((*listed)["release_reason"], "customer_released");
+  EXPECT_TRUE((*listed)["carrier_number_id"].is_string()) << "the id to look for at the carrier";
+
+  EXPECT_EQ(api.call("DELETE", path, bearer(account.live_key)).status, 204);
+  EXPECT_FALSE(carrierHolds(number["phone_number"]));
+  releasing = runAdmin("number releasing");
+  EXPECT_TRUE(std::none_of(releasing.lines.begin(), releasing.lines.end(),
+                           [&](const nlohmann::json& line) { return line.value("id", "") == id; }));
 }
 
 TEST_F(PhoneNumbers, ReleaseAnswers204ThenNotFoundAndARefusalChangesNothing) {

@@ -4,6 +4,7 @@
 #include <future>
 
 #include "services/numbers/billing_pass.h"
+#include "services/numbers/release.h"
 #include "services/numbers/rent.h"
 #include "tests/integration/numbers_fixture.h"
 #include "workers/rent_billing/rent_handler.h"
@@ -208,4 +209,39 @@ TEST_F(RentBillingTest, MalformedRecordsAreDeadLetteredNotRetried) {
       "action":"collect","period":2,"as_of":"yesterday"})",
                         {}}),
                topics::PermanentError);
+}
+
+// Issue 50: a release the carrier neither confirms nor refuses must not end silently. The
+// customer stops paying at once; the operator, whom the carrier may still bill, sees the number
+// counted by every pass until the carrier answers.
+TEST_F(RentBillingTest, AReleaseTheCarrierHasNotConfirmedIsCountedByEveryPassAndChargedNoRent) {
+  std::string account = newAccount(1000);
+  std::string id = buy(account, "+16135550260", kBought);
+  carrier_.on_release = [](const std::string&) { return operation(NumberOperation::Kind::Failed); };
+  carrier_.on_holding = [](const std::string&) { return NumberHolding::Unknown; };
+  ASSERT_EQ(
+      numbers::releaseNumber(database_, carrier_, id, numbers::kCustomerReleased, kBought).kind,
+      numbers::ReleaseResult::Kind::Pending);
+
+  numbers::BillingPassOptions options;
+  options.as_of = options.now = kSecondMonth;
+  options.stale_after = std::chrono::seconds(0);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto report = numbers::runBillingPass(database_, carrier_, options);
+    EXPECT_EQ(report.releases_in_doubt, 1);
+    EXPECT_EQ(report.releases_finished, 0);
+    EXPECT_EQ(report.rent_due, 0) << "no rent for a number the customer released";
+  }
+  EXPECT_EQ(status(id), "RELEASING");
+  EXPECT_EQ(count("events WHERE type = 'phone_number.released'"), 0);
+  EXPECT_EQ(rentRows(id), 0);
+
+  carrier_.on_release = nullptr;
+  carrier_.on_holding = nullptr;
+  auto report = numbers::runBillingPass(database_, carrier_, options);
+  EXPECT_EQ(report.releases_finished, 1);
+  EXPECT_EQ(report.releases_in_doubt, 0);
+  EXPECT_EQ(status(id), "RELEASED");
+  EXPECT_EQ(count("events WHERE type = 'phone_number.released'"), 1);
+  expectBalanceMatchesLedger(account);
 }

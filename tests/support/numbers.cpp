@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <regex>
@@ -100,9 +101,13 @@ AdminRun runAdmin(const std::string& arguments) {
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto line_end = out.find('\n');
-  run.output = nlohmann::json::parse(out.substr(0, line_end), nullptr, false);
-  if (run.output.is_discarded()) run.output = nullptr;
+  for (size_t start = 0; start < out.size();) {
+    size_t end = std::min(out.find('\n', start), out.size());
+    auto line = nlohmann::json::parse(out.substr(start, end - start), nullptr, false);
+    run.lines.push_back(line.is_discarded() ? nlohmann::json(nullptr) : line);
+    start = end + 1;
+  }
+  run.output = run.lines.empty() ? nlohmann::json(nullptr) : run.lines.front();
   return run;
 }
 

@@ -2,6 +2,7 @@
 // Helpers for phone-number tests through the public API and the staff command line.
 
 #include <string>
+#include <vector>
 
 #include "tests/support/accounts.h"
 
@@ -28,7 +29,8 @@ long long ledgerSum(HttpTestClient& api, const TestAccount& account);
 
 struct AdminRun {
   int exit_code = -1;
-  nlohmann::json output;  // the command's JSON line, or null
+  nlohmann::json output;              // the command's JSON line, or null
+  std::vector<nlohmann::json> lines;  // every line, for commands that print one per item
 };
 // Runs smsgw-admin from the build under test with the stack's environment.
 AdminRun runAdmin(const std::string& arguments);

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "adapters/http_carrier_client.h"
+#include "adapters/metrics.h"
 #include "adapters/settings.h"
 #include "services/numbers/billing_pass.h"
 #include "topics/catalogue.h"
@@ -30,6 +31,13 @@ int main(int argc, char** argv) {
     numbers::BillingPassOptions options;
     options.as_of = options.now = context.clock.now();
     auto report = numbers::runBillingPass(context.db, carrier, options);
+    metrics::releasesInDoubt(report.releases_in_doubt);
+    if (report.releases_in_doubt) {
+      spdlog::warn(
+          "{} number release(s) unconfirmed by the carrier: no rent is charged for them, but the "
+          "carrier may still bill them (smsgw-admin number releasing)",
+          report.releases_in_doubt);
+    }
     if (report.rent_due || report.grace_expired || report.purchases_settled ||
         report.releases_finished) {
       spdlog::info(
