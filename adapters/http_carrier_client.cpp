@@ -1,5 +1,6 @@
 #include "adapters/http_carrier_client.h"
 
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -165,10 +166,20 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
   }
   if (response.status >= 200 && response.status < 300) {
     auto parsed = nlohmann::json::parse(response.body, nullptr, false);
-    if (parsed.is_object() && parsed.contains("data") && parsed["data"].contains("id")) {
+    const nlohmann::json* data =
+        parsed.is_object() && parsed.contains("data") ? &parsed["data"] : nullptr;
+    if (data && data->is_object() && data->contains("id") && (*data)["id"].is_string()) {
       result.kind = CarrierSendResult::Kind::Accepted;
-      result.carrier_message_id = parsed["data"]["id"].get<std::string>();
-      result.parts = parsed["data"].value("parts", 1);
+      result.carrier_message_id = (*data)["id"].get<std::string>();
+      // Telnyx's schema lets parts and wait_seconds be null: one part, no queue.
+      const auto& parts = data->contains("parts") ? (*data)["parts"] : nlohmann::json();
+      result.parts = parts.is_number_integer() ? std::max(1, parts.get<int>()) : 1;
+      const auto& wait =
+          data->contains("wait_seconds") ? (*data)["wait_seconds"] : nlohmann::json();
+      if (wait.is_number() && wait.get<double>() > 0) {
+        result.carrier_queue_wait =
+            std::chrono::milliseconds(static_cast<long long>(wait.get<double>() * 1000));
+      }
       return result;
     }
     // An unreadable success is treated like a timeout: the text may have left.

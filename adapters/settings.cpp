@@ -143,6 +143,9 @@ void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
                "pacing of a toll-free sending number");
   settings.add("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds,
                "a hand-off this old with no outcome fails STALE_QUEUED");
+  settings.add("THROTTLED_REQUEUE_SECONDS", p.throttled_requeue_seconds,
+               "a send the carrier throttled is queued again until this long after its "
+               "acceptance, then fails CARRIER_THROTTLED");
   settings.add("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days,
                "how long a line-type lookup is trusted");
   settings.add("MESSAGE_RETENTION_DAYS", p.message_retention_days,

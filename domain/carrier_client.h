@@ -26,6 +26,9 @@ struct CarrierSendResult {
   // Throttled: how long the carrier asked us to wait before sending again (Telnyx's
   // x-ratelimit-reset); zero when it did not say.
   std::chrono::seconds retry_after{0};
+  // Accepted: how long the carrier's own queue holds the text before it goes (Telnyx's
+  // wait_seconds); zero when it queues nothing or did not say.
+  std::chrono::milliseconds carrier_queue_wait{0};
 };
 
 enum class LineType { Mobile, Landline, Voip, Unknown };

@@ -1,10 +1,11 @@
 #pragma once
 // The carrier asked us to wait: Telnyx answers a send over its rate with 429 and the seconds
 // until its window resets. Until then a sender tries no hand-off: a message due meanwhile stays
-// QUEUED and goes when the hold ends, instead of being sent into the same refusal and failed
-// CARRIER_THROTTLED. Only the send that met the 429 fails (refunded, safe to resend: the spec's
-// CARRIER_THROTTLED). Thread-safe: one per sender process, shared by its consume loops and its
-// sweep; each process learns from its own 429s.
+// QUEUED and goes when the hold ends, instead of being sent into the same refusal. The send
+// that met the 429 goes back in the queue for the same moment (services/messaging/handoffs.h).
+// Telnyx documents its 429 as the API key's rate limit, so the hold covers every number the
+// process sends from, not only the one that met it. Thread-safe: one per sender process,
+// shared by its consume loops and its sweep; each process learns from its own 429s.
 
 #include <chrono>
 #include <mutex>

@@ -30,6 +30,10 @@ struct SendPolicy {
   // A hand-off started this long ago with no outcome belongs to a sender that died: longer
   // than any carrier call (CARRIER_TIMEOUT_MS) can last.
   int stale_handoff_seconds = 60;
+  // A send the carrier throttled (Telnyx's 429) goes back in the queue until its window
+  // resets, for up to this long after it was accepted; then it fails CARRIER_THROTTLED,
+  // refunded. An hour: as long as Telnyx itself keeps a text in its own queue.
+  int throttled_requeue_seconds = 3600;
   // UNDELIVERABLE_NUMBER: this many carrier failures in a row refuse a number for this long.
   int undeliverable_failures = 3;
   int undeliverable_days = 90;

@@ -286,6 +286,7 @@ class Simulator {
              {"to", json::array({{{"phone_number", message.to}, {"status", "queued"}}})},
              {"text", message.text},
              {"parts", message.parts},
+             {"wait_seconds", state_.queueWaitOf(message.from)},
              {"created_at", message.created_at}}}});
   }
 

@@ -91,6 +91,16 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     line_types_[f["number"]] = type;
     return std::nullopt;
   }
+  // Telnyx's queue for one sending number: its sends answer this wait_seconds.
+  if (kind == "queue") {
+    if (!f.contains("number") || !f["number"].is_string()) return "number is required";
+    if (!f.contains("wait_seconds") || !f["wait_seconds"].is_number() ||
+        f["wait_seconds"].get<double>() < 0 || f["wait_seconds"].get<double>() > 14400) {
+      return "wait_seconds must be 0 to 14400";
+    }
+    queue_waits_[f["number"]] = f["wait_seconds"].get<double>();
+    return std::nullopt;
+  }
   // The next `count` orders answer pending and settle, when next read, to `settle`.
   if (kind == "order" && f.value("mode", "") == "pending") {
     std::string settle = f.value("settle", "success");
@@ -124,6 +134,7 @@ void SimState::clearFaults() {
   counted_faults_.clear();
   receipt_faults_.clear();
   line_types_.clear();
+  queue_waits_.clear();
   pending_order_faults_.clear();
 }
 
@@ -161,6 +172,12 @@ std::optional<ReceiptFault> SimState::receiptFaultFor(const std::string& to) con
   auto it = receipt_faults_.find(to);
   if (it == receipt_faults_.end()) return std::nullopt;
   return it->second;
+}
+
+double SimState::queueWaitOf(const std::string& from) const {
+  std::lock_guard lock(mutex_);
+  auto it = queue_waits_.find(from);
+  return it == queue_waits_.end() ? 0.0 : it->second;
 }
 
 std::string SimState::lineTypeOf(const std::string& number) const {

@@ -72,6 +72,9 @@ class SimState {
   bool takeCountedFault(const std::string& kind);  // search, order, release, release_404
   std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
+  // Telnyx's wait_seconds for a send from `from`: how long its own queue holds the text before
+  // the carrier gets it (0 unless a queue fault says otherwise).
+  double queueWaitOf(const std::string& from) const;
 
   // Orders and the numbers they bring. placeOrder: nothing when the number is not in stock,
   // held, or in a pending order; a pending-order fault makes the order pending.
@@ -94,6 +97,7 @@ class SimState {
   std::map<std::string, int> counted_faults_;
   std::map<std::string, ReceiptFault> receipt_faults_;
   std::map<std::string, std::string> line_types_;
+  std::map<std::string, double> queue_waits_;
   std::vector<std::string> pending_order_faults_;  // what each next order settles to
   std::vector<SimOrder> orders_;
   std::vector<SimNumber> numbers_;  // every record, oldest first

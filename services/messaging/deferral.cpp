@@ -18,4 +18,11 @@ void deferHandoff(soci::session& sql, const std::string& message_id, TimePoint u
       soci::use(at), soci::use(message_id);
 }
 
+void paceBehindCarrierQueue(soci::session& sql, const std::string& from, TimePoint until) {
+  std::string at = formatIso(until);
+  sql << "UPDATE phone_numbers SET next_send_at = greatest(next_send_at, :until::timestamptz) "
+         "WHERE phone_number = :from AND status = 'ACTIVE'",
+      soci::use(at), soci::use(from);
+}
+
 }  // namespace smsgw::messaging

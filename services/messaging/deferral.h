@@ -15,4 +15,11 @@ namespace smsgw::messaging {
 // longer QUEUED or whose hand-off has started.
 void deferHandoff(soci::session& sql, const std::string& message_id, TimePoint until);
 
+// The carrier said its own queue holds texts from `from` until `until` (Telnyx's
+// wait_seconds): the number's next pacing slot is no earlier, so the sends accepted from now on
+// wait in our queue, where the customer's estimated_send_at sees them, rather than in the
+// carrier's, which drops what waits too long. A statement of its own (it locks the number's
+// row, which a send takes before the account's): never inside the answers' transaction.
+void paceBehindCarrierQueue(soci::session& sql, const std::string& from, TimePoint until);
+
 }  // namespace smsgw::messaging

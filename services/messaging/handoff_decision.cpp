@@ -1,5 +1,6 @@
 #include "services/messaging/handoff_decision.h"
 
+#include "domain/carrier_hold.h"
 #include "domain/destinations.h"
 #include "domain/phone.h"
 
@@ -50,6 +51,10 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
   decision.error_message = std::string(errorInfo(decision.failure).message_en);
   if (!result.error_code.empty()) decision.error_message += " (carrier " + result.error_code + ")";
   decision.counts_against_destination = result.kind == CarrierSendResult::Kind::Refused;
+  if (result.kind == CarrierSendResult::Kind::Throttled) {
+    decision.requeue = true;
+    decision.requeue_after = CarrierHold::waitFor(result.retry_after);
+  }
   return decision;
 }
 

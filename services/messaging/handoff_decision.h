@@ -3,10 +3,12 @@
 // (handoffs.cpp, test_sends.cpp) call with what they read, unit-tested in
 // tests/unit/sender_decision_test.cpp.
 
+#include <chrono>
 #include <optional>
 #include <string>
 
 #include "domain/carrier_client.h"
+#include "domain/clock.h"
 #include "domain/errors.h"
 #include "services/messaging/lifecycle.h"
 #include "topics/records.h"
@@ -30,6 +32,11 @@ struct HandoffDecision {
   std::string error_message;
   // Refused by the carrier's judgement of the destination: counts toward undeliverable.
   bool counts_against_destination = false;
+  // Throttled (the carrier surely did not send it): back in the queue until the carrier's
+  // window resets, still charged; `failure` stands when it has waited too long already.
+  bool requeue = false;
+  std::chrono::seconds requeue_after{0};  // from the carrier's answer (CarrierHold::waitFor)
+  TimePoint requeue_until{};              // set by the caller, who knows when it answered
   // Accepted: what the carrier's part count costs, and the charge moved to match it
   // (positive gives back, negative takes more; 0 for a message that cost nothing, and for one
   // of a flat price, part_price_cents 0: a verification's charge stands whatever the parts).

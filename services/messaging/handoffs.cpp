@@ -90,6 +90,25 @@ void failed(soci::session& sql, const OutgoingMessage& message, const HandoffDec
   }
 }
 
+// Throttled: QUEUED again, its hand-off no longer started, its slot at the end of the
+// carrier's window, still charged and with no event (the customer sees it queued, as it is).
+// False when it was accepted too long ago to wait again, or is no longer QUEUED.
+bool requeued(soci::session& sql, const OutgoingMessage& message, const HandoffDecision& decision,
+              const SendPolicy& policy, TimePoint now) {
+  std::string at = formatIso(now), until = formatIso(decision.requeue_until);
+  int give_up_seconds = policy.throttled_requeue_seconds;
+  std::string updated;
+  sql << std::string(
+             "UPDATE messages SET handoff_started_at = NULL, updated_at = :now::timestamptz, "
+             "send_at = greatest(:until::timestamptz, send_at, created_at + "
+             "interval '1 millisecond') WHERE id = :id AND mode = 'LIVE' AND created_at > "
+             ":now2::timestamptz - make_interval(secs => :give_up) AND ") +
+             kStillQueued + " RETURNING id",
+      soci::use(at), soci::use(until), soci::use(message.charge.id), soci::use(at),
+      soci::use(give_up_seconds), soci::into(updated);
+  return sql.got_data();
+}
+
 }  // namespace
 
 HandoffClaim claimHandoff(db::Database& db, const std::string& id, int stale_after_seconds,
@@ -122,7 +141,7 @@ void recordCarrierAnswer(soci::session& sql, const OutgoingMessage& message,
                          const SendPolicy& policy, TimePoint now) {
   if (decision.move == Move::CarrierAccepted) {
     accepted(sql, message, result, decision, policy, now);
-  } else {
+  } else if (!decision.requeue || !requeued(sql, message, decision, policy, now)) {
     failed(sql, message, decision, result, policy, now);
   }
 }

@@ -283,6 +283,25 @@ TEST_F(CarrierSim, NumbersAreListedByDigitsWithNumericIdsAndTheirStatusAsTelnyxD
       << "purchase-pending is neither held nor not";
 }
 
+// Telnyx's send answer carries wait_seconds ("Seconds the message is queued due to rate
+// limiting before being sent to the carrier", a number or null).
+TEST_F(CarrierSim, TheSendAnswersWaitSecondsIsReadAsTheCarriersQueue) {
+  auto client = carrier();
+  auto unqueued = client.sendMessage("+14165550120", "+14165559020", "x");
+  ASSERT_EQ(unqueued.kind, CarrierSendResult::Kind::Accepted);
+  EXPECT_EQ(unqueued.carrier_queue_wait, std::chrono::milliseconds(0));
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "queue"}, {"number", "+14165550120"}, {"wait_seconds", 12.5}});
+  auto queued = client.sendMessage("+14165550120", "+14165559020", "x");
+  EXPECT_EQ(queued.carrier_queue_wait, std::chrono::milliseconds(12500));
+  EXPECT_EQ(client.sendMessage("+14165550121", "+14165559020", "x").carrier_queue_wait,
+            std::chrono::milliseconds(0))
+      << "another number's queue is its own";
+  EXPECT_EQ(
+      sim_.call("POST", "/sim/faults", {}, {{"kind", "queue"}, {"number", "+14165550120"}}).status,
+      422);
+}
+
 TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "meteor"}}).status, 422);
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"mode", "sulk"}}).status, 422);

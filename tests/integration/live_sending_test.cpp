@@ -108,7 +108,10 @@ TEST_F(LiveSendingTest, APacedMessageIsLeftToTheSweepAndSentWhenItsSlotComes) {
 TEST_F(LiveSendingTest, ACarriers429HoldsTheOtherSendsUntilItsWindowResets) {
   std::string throttled = queue(1), held = queue(1), also_held = queue(1, "now()", "+16132220198");
   carrier_.on_send = [&](const FakeCarrier::SentText& text) {
-    if (carrier_.sent().size() > 1) return FakeCarrier::acceptedAs("fake_" + text.to);
+    if (carrier_.sent().size() > 1) {
+      return FakeCarrier::acceptedAs("fake_" + text.to + "_" +
+                                     std::to_string(carrier_.sent().size()));
+    }
     CarrierSendResult too_many;  // Telnyx: 429, errors[0].code 10011, x-ratelimit-reset: 30
     too_many.kind = CarrierSendResult::Kind::Throttled;
     too_many.error_code = "10011";
@@ -116,10 +119,9 @@ TEST_F(LiveSendingTest, ACarriers429HoldsTheOtherSendsUntilItsWindowResets) {
     return too_many;
   };
   sender_(outbound(throttled));
-  EXPECT_EQ(statusOf(throttled), "FAILED");
-  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + throttled + "'"),
-            "CARRIER_THROTTLED");
-  EXPECT_EQ(costOf(throttled), 0) << "refunded";
+  EXPECT_EQ(statusOf(throttled), "QUEUED") << "queued again: the carrier did not send it";
+  EXPECT_EQ(costOf(throttled), kPartPrice) << "still charged: it will go";
+  EXPECT_EQ(events("message.failed"), 0);
 
   sender_(outbound(held));
   sender_(outbound(also_held));
@@ -132,14 +134,40 @@ TEST_F(LiveSendingTest, ACarriers429HoldsTheOtherSendsUntilItsWindowResets) {
   EXPECT_EQ(carrier_.sent().size(), 1u) << "the window has a second to go";
 
   clock_.skip(std::chrono::seconds(2));
-  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 2);
+  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 3);
+  EXPECT_EQ(statusOf(throttled), "SENDING") << "the throttled text goes when the window opens";
   EXPECT_EQ(statusOf(held), "SENDING");
   EXPECT_EQ(statusOf(also_held), "SENDING");
-  ASSERT_EQ(carrier_.sent().size(), 3u);
+  ASSERT_EQ(carrier_.sent().size(), 4u);
   EXPECT_EQ(carrier_.sent()[1].to, "+16132220199") << "in the order they were queued";
-  sender_(outbound(held));  // the records replayed after the sweep sent them
+  EXPECT_EQ(carrier_.sent()[3].to, "+16132220198");
+  sender_(outbound(throttled));  // the records replayed after the sweep sent them
+  sender_(outbound(held));
   sender_(outbound(also_held));
-  EXPECT_EQ(carrier_.sent().size(), 3u) << "one SMS each, however it was found";
+  EXPECT_EQ(carrier_.sent().size(), 4u) << "one SMS each, however it was found";
+  EXPECT_EQ(events("message.sent"), 3);
+  EXPECT_EQ(events("message.failed"), 0);
+  expectBalanceMatchesLedger(account_);
+}
+
+// A send throttled again and again is not queued forever: past THROTTLED_REQUEUE_SECONDS after
+// its acceptance it fails CARRIER_THROTTLED, refunded, as the spec describes that code.
+TEST_F(LiveSendingTest, ASendThrottledPastItsRequeueDeadlineFailsRefunded) {
+  std::string old = queue(1);
+  scratch_.exec("UPDATE messages SET created_at = now() - interval '61 minutes' WHERE id = '" +
+                old + "'");
+  carrier_.on_send = [&](const FakeCarrier::SentText&) {
+    CarrierSendResult too_many;
+    too_many.kind = CarrierSendResult::Kind::Throttled;
+    too_many.retry_after = std::chrono::seconds(5);
+    return too_many;
+  };
+  sender_(outbound(old));
+  EXPECT_EQ(statusOf(old), "FAILED");
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + old + "'"), "CARRIER_THROTTLED");
+  EXPECT_EQ(costOf(old), 0) << "refunded";
+  EXPECT_EQ(events("message.failed"), 1);
+  expectBalanceMatchesLedger(account_);
 }
 
 TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedNeverResent) {
@@ -392,7 +420,8 @@ TEST_F(LiveSendingTest, ACarriers429InABatchHoldsTheRestOfIt) {
   sender_.applyBatch({outbound(sent), outbound(throttled), outbound(held)});
   EXPECT_EQ(carrier_.sent().size(), 2u) << "nothing sent into the carrier's window";
   EXPECT_EQ(statusOf(sent), "SENDING");
-  EXPECT_EQ(statusOf(throttled), "FAILED");
+  EXPECT_EQ(statusOf(throttled), "QUEUED");
+  EXPECT_EQ(costOf(throttled), kPartPrice);
   EXPECT_EQ(statusOf(held), "QUEUED");
   EXPECT_EQ(costOf(held), kPartPrice) << "still charged: it will go";
 }

@@ -2,6 +2,7 @@
 // settles a LIVE message, and a TEST message's simulated hand-off.
 #include <gtest/gtest.h>
 
+#include "domain/carrier_hold.h"
 #include "services/messaging/handoff_decision.h"
 
 using namespace smsgw;
@@ -50,7 +51,22 @@ TEST(SenderDecision, EachRefusalHasItsCodeAndOnlyTheCarriersJudgementCountsAgain
     EXPECT_EQ(decision.failure, code);
     EXPECT_EQ(decision.counts_against_destination, counts);
     EXPECT_EQ(decision.error_message, errorInfo(code).message_en);
+    EXPECT_EQ(decision.requeue, kind == CarrierSendResult::Kind::Throttled);
   }
+}
+
+// Issue 50: a 429 means the carrier did not send it, and asked us to wait: the message goes back
+// in the queue for the window the carrier named (x-ratelimit-reset), a second when it named none.
+TEST(SenderDecision, AThrottledSendIsQueuedAgainForTheCarriersWindow) {
+  CarrierSendResult throttled{CarrierSendResult::Kind::Throttled, "", 0, "10011", "slow down"};
+  throttled.retry_after = std::chrono::seconds(30);
+  EXPECT_EQ(decideHandoff(throttled, 2, 2).requeue_after, std::chrono::seconds(30));
+  throttled.retry_after = std::chrono::seconds(0);
+  EXPECT_EQ(decideHandoff(throttled, 2, 2).requeue_after, std::chrono::seconds(1))
+      << "a window the carrier did not name: its smallest";
+  throttled.retry_after = std::chrono::seconds(86400);
+  EXPECT_EQ(decideHandoff(throttled, 2, 2).requeue_after, CarrierHold::kLongest)
+      << "a wrong header cannot park a text for a day";
 }
 
 TEST(SenderDecision, TheCarriersOwnCodeIsKeptInTheMessagesText) {

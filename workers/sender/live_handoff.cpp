@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "adapters/log.h"
+#include "services/messaging/deferral.h"
 #include "services/messaging/handoffs.h"
 #include "services/verifications/verifications.h"
 #include "workers/runtime/retries.h"
@@ -46,12 +47,15 @@ CarrierCallMade callCarrier(WorkerContext& context, CarrierClient& carrier, Carr
     spdlog::warn("carrier did not take {}: {} {}", message_id, result.error_code,
                  result.error_detail);
   }
+  const TimePoint answered_at = context.clock.now();
   if (result.kind == CarrierSendResult::Kind::Throttled) {
-    hold.holdFor(context.clock.now(), result.retry_after);
+    hold.holdFor(answered_at, result.retry_after);
     spdlog::warn("carrier asked us to wait {} s: hand-offs held", result.retry_after.count());
   }
   messaging::HandoffDecision decision =
       messaging::decideHandoff(result, message.charge.cost_cents, message.part_price_cents);
+  // The throttled message goes when the hold ends, first among those it held (it was first).
+  decision.requeue_until = answered_at + decision.requeue_after;
   return {HandoffOutcome::Settled,
           messaging::CarrierAnswer{std::move(message), std::move(result), std::move(decision),
                                    RequestScope::current()}};
@@ -100,6 +104,17 @@ void recordAnswers(WorkerContext& context, const SendPolicy& policy,
   }
   for (const auto& answer : together) recordAlone(context, policy, answer, now);
   context.relay.notify();
+  for (const auto& answer : answers) {
+    if (answer.result.carrier_queue_wait <= std::chrono::milliseconds(0)) continue;
+    try {
+      db::Session sql(context.db);
+      messaging::paceBehindCarrierQueue(*sql, answer.message.from,
+                                        now + answer.result.carrier_queue_wait);
+    } catch (const std::exception& e) {  // the answers stand; only the estimate is late
+      spdlog::warn("pacing {} behind the carrier's queue failed: {}", answer.message.from,
+                   e.what());
+    }
+  }
 }
 
 HandoffOutcome handOffLive(WorkerContext& context, CarrierClient& carrier, CarrierHold& hold,
