@@ -159,8 +159,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
                                   request.dump(), config_.timeout);
   CarrierSendResult result;
   if (response.status == 0) {
-    result.kind = response.timed_out ? CarrierSendResult::Kind::Timeout
-                                     : CarrierSendResult::Kind::Unavailable;
+    result.kind = response.request_sent ? CarrierSendResult::Kind::InDoubt
+                                        : CarrierSendResult::Kind::Unavailable;
     result.error_detail = response.error;
     return result;
   }
@@ -182,8 +182,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
       }
       return result;
     }
-    // An unreadable success is treated like a timeout: the text may have left.
-    result.kind = CarrierSendResult::Kind::Timeout;
+    // An unreadable success is in doubt: the text may have left.
+    result.kind = CarrierSendResult::Kind::InDoubt;
     result.error_detail = "unreadable carrier answer";
     return result;
   }
@@ -193,7 +193,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
     result.retry_after =
         waitAskedByCarrier(response.header("x-ratelimit-reset"), response.header("retry-after"));
   } else if (response.status >= 500) {
-    result.kind = CarrierSendResult::Kind::Unavailable;
+    // A 502 or 504 can come from a proxy after Telnyx took the text: in doubt, never resent.
+    result.kind = CarrierSendResult::Kind::InDoubt;
   } else {
     result.kind = CarrierSendResult::Kind::Refused;
   }

@@ -107,6 +107,9 @@ HttpResponse perform(const std::string& method, const std::string& url, const Ht
   CURLcode rc = curl_easy_perform(h);
   response.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
+  long request_bytes = 0;
+  curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &request_bytes);
+  response.request_sent = request_bytes > 0;
   if (rc != CURLE_OK) {
     response.error =
         extras.bounded && extras.bounded->too_large ? "too large" : curl_easy_strerror(rc);

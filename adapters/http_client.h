@@ -16,6 +16,8 @@ struct HttpResponse {
   std::string body;
   std::string error;  // curl's reason when status is 0
   bool timed_out = false;
+  // Whether any of the request was written to the server: when not, it surely did nothing.
+  bool request_sent = false;
   std::chrono::milliseconds duration{0};
   // The response headers the caller asked for by name (httpRequest's `read_headers`), each
   // under the name as asked; one that did not come is absent.

@@ -146,6 +146,9 @@ void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
   settings.add("THROTTLED_REQUEUE_SECONDS", p.throttled_requeue_seconds,
                "a send the carrier throttled is queued again until this long after its "
                "acceptance, then fails CARRIER_THROTTLED");
+  settings.add("IN_DOUBT_DEADLINE_SECONDS", p.in_doubt_deadline_seconds,
+               "a send whose carrier answer was lost waits this long for its receipt, then fails "
+               "CARRIER_TIMEOUT");
   settings.add("NUMBER_LOOKUP_CACHE_DAYS", p.lookup_cache_days,
                "how long a line-type lookup is trusted");
   settings.add("MESSAGE_RETENTION_DAYS", p.message_retention_days,

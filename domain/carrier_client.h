@@ -15,8 +15,9 @@ struct CarrierSendResult {
     Accepted,     // the carrier took it: carrier_message_id and parts are set
     Refused,      // 4xx: the carrier will never send it (error_code is the carrier's code)
     Throttled,    // 429: slow down or queue full; safe to resend later
-    Unavailable,  // 5xx or connection failure; not sent
-    Timeout,      // no answer in time: the carrier may or may not have sent it
+    Unavailable,  // the request never reached the carrier (no connection): surely not sent
+    InDoubt,      // a 5xx, a reset or no answer in time after the request was written: the
+                  // carrier may have sent it, and Telnyx's send has no idempotency key
   };
   Kind kind = Kind::Unavailable;
   std::string carrier_message_id;

@@ -34,6 +34,10 @@ struct SendPolicy {
   // resets, for up to this long after it was accepted; then it fails CARRIER_THROTTLED,
   // refunded. An hour: as long as Telnyx itself keeps a text in its own queue.
   int throttled_requeue_seconds = 3600;
+  // A send whose carrier answer was lost (services/messaging/in_doubt.h) waits this long for a
+  // receipt to claim it, then fails CARRIER_TIMEOUT, refunded. Two hours: Telnyx keeps a text
+  // in its queue for at most one, and its final receipt follows the handset's within minutes.
+  int in_doubt_deadline_seconds = 7200;
   // UNDELIVERABLE_NUMBER: this many carrier failures in a row refuse a number for this long.
   int undeliverable_failures = 3;
   int undeliverable_days = 90;

@@ -39,14 +39,27 @@ OutboundSms OutboundSms::parse(const std::string& payload) {
 }
 
 nlohmann::json CarrierReceipt::toJson() const {
-  return {
+  nlohmann::json j = {
       {"v", 1}, {"carrier_message_id", carrier_message_id}, {"status", status}, {"errors", errors}};
+  if (!text_sha256.empty()) {
+    j["from"] = from;
+    j["to"] = to;
+    j["text_sha256"] = text_sha256;
+    j["parts"] = parts;
+  }
+  return j;
 }
 
 CarrierReceipt CarrierReceipt::parse(const std::string& payload) {
   auto j = parseVersioned(payload, 1);
   CarrierReceipt r{field<std::string>(j, "carrier_message_id"), field<std::string>(j, "status")};
   if (j.contains("errors") && j["errors"].is_array()) r.errors = j["errors"];
+  if (j.contains("text_sha256") && j["text_sha256"].is_string()) {
+    r.from = j.value("from", "");
+    r.to = j.value("to", "");
+    r.text_sha256 = j["text_sha256"];
+    r.parts = j.contains("parts") && j["parts"].is_number_integer() ? j["parts"].get<int>() : 0;
+  }
   return r;
 }
 

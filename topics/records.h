@@ -36,6 +36,12 @@ struct CarrierReceipt {
   std::string carrier_message_id;
   std::string status;  // the recipient's: delivered, delivery_failed, delivery_unconfirmed, …
   nlohmann::json errors = nlohmann::json::array();  // [{code, title, detail}]
+  // What the text was, as the carrier reports it (empty or 0 when not given): how a send whose
+  // answer was lost is recognised by its receipt. The body travels only as its SHA-256.
+  std::string from{};
+  std::string to{};
+  std::string text_sha256{};
+  int parts = 0;
   nlohmann::json toJson() const;
   static CarrierReceipt parse(const std::string& payload);
 };

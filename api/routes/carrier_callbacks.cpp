@@ -10,6 +10,7 @@
 #include "api/routes/routes.h"
 #include "db/outbox.h"
 #include "domain/carrier_callback.h"
+#include "domain/crypto.h"
 #include "domain/errors.h"
 #include "services/messaging/lifecycle.h"
 #include "topics/catalogue.h"
@@ -53,9 +54,19 @@ ApiResponse receipt(App& app, const nlohmann::json& payload) {
     throw validationError("data.payload.to[0].status",
                           status.empty() ? "is required" : "is not a Telnyx recipient status");
   }
-  topics::CarrierReceipt receipt{payload["id"], status};
+  topics::CarrierReceipt receipt{textAt(payload, "/id"_json_pointer), status};
+  if (receipt.carrier_message_id.empty()) throw validationError("data.payload.id", "is required");
   if (payload.contains("errors") && payload["errors"].is_array())
     receipt.errors = payload["errors"];
+  // A send whose answer was lost is recognised by what it was (messaging/in_doubt.h).
+  if (payload.contains("text") && payload["text"].is_string()) {
+    receipt.from = textAt(payload, "/from/phone_number"_json_pointer);
+    receipt.to = textAt(payload, "/to/0/phone_number"_json_pointer);
+    receipt.text_sha256 = crypto::sha256Hex(payload["text"].get<std::string>());
+    receipt.parts = payload.contains("parts") && payload["parts"].is_number_integer()
+                        ? std::max(1, payload["parts"].get<int>())
+                        : 0;
+  }
   return publish(app, std::string(topics::kCarrierReceipts.name), receipt.carrier_message_id,
                  receipt.toJson());
 }

@@ -244,6 +244,10 @@ class Simulator {
       if (fault->mode == "error")
         return reply(writer, Http::Code::Internal_Server_Error,
                      carrierError("10007", "Unexpected error"));
+      if (fault->mode == "accept_502") {  // taken, then a proxy's answer lost the acceptance
+        takeText(body);
+        return reply(writer, Http::Code::Bad_Gateway, carrierError("10007", "Bad gateway"));
+      }
       // timeout: accept the text (it may reach the handset) but answer too late.
       return answerLater(body, std::move(writer), config_.timeout_fault_ms);
     }
@@ -261,7 +265,8 @@ class Simulator {
     }).detach();
   }
 
-  void acceptText(const json& body, Http::ResponseWriter& writer) {
+  // The text is taken: the handset gets it and its webhooks follow.
+  SimMessage takeText(const json& body) {
     SimMessage message;
     message.id = crypto::uuid4();
     message.from = body["from"];
@@ -277,6 +282,11 @@ class Simulator {
     }
     state_.recordMessage(message);
     scheduleReceipt(message);
+    return message;
+  }
+
+  void acceptText(const json& body, Http::ResponseWriter& writer) {
+    SimMessage message = takeText(body);
     reply(writer, Http::Code::Ok,
           {{"data",
             {{"id", message.id},

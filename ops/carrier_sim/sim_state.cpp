@@ -58,8 +58,9 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
   std::lock_guard lock(mutex_);
   if (kind == "send") {
     std::string mode = f.value("mode", "");
-    if (mode != "refuse" && mode != "error" && mode != "timeout" && mode != "throttle") {
-      return "mode must be refuse, error, timeout or throttle";
+    if (mode != "refuse" && mode != "error" && mode != "timeout" && mode != "throttle" &&
+        mode != "accept_502") {
+      return "mode must be refuse, error, timeout, throttle or accept_502";
     }
     int count = f.value("count", 1);
     if (count < 1) return "count must be at least 1";

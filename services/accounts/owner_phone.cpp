@@ -28,7 +28,7 @@ void failForCarrier(const CarrierSendResult& result) {
   switch (result.kind) {
     case CarrierSendResult::Kind::Accepted:
       return;
-    case CarrierSendResult::Kind::Timeout:
+    case CarrierSendResult::Kind::InDoubt:
       throw ApiError(ErrorCode::CARRIER_TIMEOUT);
     case CarrierSendResult::Kind::Refused:
       throw ApiError(ErrorCode::CARRIER_ERROR, {{"carrier_code", result.error_code}});

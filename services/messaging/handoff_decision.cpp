@@ -13,7 +13,7 @@ ErrorCode failureCode(CarrierSendResult::Kind kind) {
   switch (kind) {
     case CarrierSendResult::Kind::Refused:
       return ErrorCode::CARRIER_ERROR;
-    case CarrierSendResult::Kind::Timeout:
+    case CarrierSendResult::Kind::InDoubt:
       return ErrorCode::CARRIER_TIMEOUT;  // never retried: the carrier may have sent it
     case CarrierSendResult::Kind::Throttled:
       return ErrorCode::CARRIER_THROTTLED;  // safe to resend
@@ -51,6 +51,7 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
   decision.error_message = std::string(errorInfo(decision.failure).message_en);
   if (!result.error_code.empty()) decision.error_message += " (carrier " + result.error_code + ")";
   decision.counts_against_destination = result.kind == CarrierSendResult::Kind::Refused;
+  decision.in_doubt = result.kind == CarrierSendResult::Kind::InDoubt;
   if (result.kind == CarrierSendResult::Kind::Throttled) {
     decision.requeue = true;
     decision.requeue_after = CarrierHold::waitFor(result.retry_after);

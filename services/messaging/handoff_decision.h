@@ -34,6 +34,9 @@ struct HandoffDecision {
   bool counts_against_destination = false;
   // Throttled (the carrier surely did not send it): back in the queue until the carrier's
   // window resets, still charged; `failure` stands when it has waited too long already.
+  // In doubt (the carrier may have sent it): kept QUEUED and charged until its receipt settles
+  // it or the in-doubt deadline fails it with `failure` (in_doubt.h).
+  bool in_doubt = false;
   bool requeue = false;
   std::chrono::seconds requeue_after{0};  // from the carrier's answer (CarrierHold::waitFor)
   TimePoint requeue_until{};              // set by the caller, who knows when it answered

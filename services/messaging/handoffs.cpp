@@ -11,6 +11,7 @@
 #include "db/procedures/record_carrier_acceptance.h"
 #include "domain/errors.h"
 #include "services/messaging/deferral.h"
+#include "services/messaging/in_doubt.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/receipts.h"
@@ -141,6 +142,8 @@ void recordCarrierAnswer(soci::session& sql, const OutgoingMessage& message,
                          const SendPolicy& policy, TimePoint now) {
   if (decision.move == Move::CarrierAccepted) {
     accepted(sql, message, result, decision, policy, now);
+  } else if (decision.in_doubt) {
+    markInDoubt(sql, message, now);
   } else if (!decision.requeue || !requeued(sql, message, decision, policy, now)) {
     failed(sql, message, decision, result, policy, now);
   }

@@ -48,9 +48,9 @@ HandoffClaim claimHandoff(db::Database& db, const std::string& message_id, int s
 // The carrier's answer, in the caller's transaction: SENDING with message.sent (a receipt that
 // came first applied after it); QUEUED again for the end of the carrier's window when it
 // throttled the send (accepted less than policy.throttled_requeue_seconds ago), still charged;
-// or FAILED with message.failed form (a), refunded, counted against the destination when the
-// carrier judged it. Nothing when no longer QUEUED (a retry
-// after a commit whose outcome was lost).
+// in doubt when the carrier may have taken it (in_doubt.h), still charged; or FAILED with
+// message.failed form (a), refunded, counted against the destination when the carrier judged it.
+// Nothing when no longer QUEUED (a retry after a commit whose outcome was lost).
 void recordCarrierAnswer(soci::session& sql, const OutgoingMessage& message,
                          const CarrierSendResult& result, const HandoffDecision& decision,
                          const SendPolicy& policy, TimePoint now);

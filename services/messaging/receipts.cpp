@@ -9,6 +9,7 @@
 #include "adapters/log.h"
 #include "db/procedures/apply_carrier_receipt.h"
 #include "services/messaging/charges.h"
+#include "services/messaging/in_doubt.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/receipt_decision.h"
@@ -20,6 +21,8 @@ namespace smsgw::messaging {
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy, TimePoint now) {
+  // A receipt for a text whose send answer was lost settles that send first (in_doubt.h).
+  claimInDoubtByReceipt(sql, receipt, policy, now);
   const ReceiptDecision decision = decideReceipt(receipt);
   const Move move = decision.move;
   const std::string& error_code = decision.error_code;

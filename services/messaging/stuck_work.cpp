@@ -16,7 +16,8 @@ int failStaleHandoffs(db::Database& db, TimePoint started_before, int batch, Tim
   std::vector<std::string> stale(static_cast<size_t>(batch));
   std::string before = formatIso(started_before);
   *sql << "SELECT id FROM messages WHERE status = 'QUEUED' AND mode = 'LIVE' AND "
-          "handoff_started_at < :before::timestamptz ORDER BY send_at LIMIT :n "
+          "handoff_started_at < :before::timestamptz AND carrier_outcome_unknown_since IS NULL "
+          "ORDER BY send_at LIMIT :n "
           "FOR UPDATE SKIP LOCKED",
       soci::use(before), soci::use(batch), soci::into(stale);
   for (const auto& id : stale) failStaleHandoff(*sql, id, now);

@@ -77,9 +77,27 @@ TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
   EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
   EXPECT_EQ(refused.error_code, "40008");
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
-            CarrierSendResult::Kind::Unavailable);
+            CarrierSendResult::Kind::InDoubt)
+      << "a 5xx after the request was written: Telnyx may have taken it";
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
             CarrierSendResult::Kind::Accepted);
+  // Nothing listens on port 1: the request never left, so the text surely did not.
+  HttpCarrierClient nowhere(
+      {"http://127.0.0.1:1", "sim-key", kSimulatorMessagingProfileId, std::chrono::seconds(2), ""});
+  EXPECT_EQ(nowhere.sendMessage("+14165550100", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Unavailable);
+}
+
+// Issue 50: the simulator takes the text (the handset gets it, its webhooks follow) and then
+// answers 502, as a proxy in front of Telnyx can: the adapter must not call that "not sent".
+TEST_F(CarrierSim, ATextTakenAndAnswered502IsInDoubtAndReachesTheHandset) {
+  auto client = carrier();
+  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "accept_502"}});
+  auto answer = client.sendMessage("+14165550100", "+14165559010", "in doubt");
+  EXPECT_EQ(answer.kind, CarrierSendResult::Kind::InDoubt);
+  Reply handset = sim_.call("GET", "/sim/messages?to=%2B14165559010");
+  ASSERT_EQ(handset.body["data"].size(), 1u) << "the text left all the same";
+  EXPECT_EQ(handset.body["data"][0]["text"], "in doubt");
 }
 
 TEST_F(CarrierSim, AThrottleShutsTheWindowAsTelnyxDoesAndSaysForHowLong) {
@@ -131,7 +149,7 @@ TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {
   sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
   auto client = carrier(std::chrono::milliseconds(500));
   EXPECT_EQ(client.sendMessage("+14165550100", "+14165559003", "x").kind,
-            CarrierSendResult::Kind::Timeout);
+            CarrierSendResult::Kind::InDoubt);
 }
 
 TEST_F(CarrierSim, LookupReportsTelnyxsLineTypesOnlyToACarrierLookup) {

@@ -288,17 +288,39 @@ TEST_F(LiveMessaging, TheCarriersQueueWaitMovesTheNumbersNextSlot) {
   EXPECT_EQ(message(second.body["id"])["status"], "QUEUED") << "it waits in our queue";
 }
 
-TEST_F(LiveMessaging, ATimedOutSendIsNeverSentAgainByARetry) {
+// Issue 50: no answer in time, or a 5xx after the carrier took the text, is no proof that
+// nothing was sent. The send stays QUEUED and charged, is never handed over again, and the
+// carrier's receipt (which names the text, not our id) settles it. Before, both failed at once
+// and were refunded while the handset had the text.
+TEST_F(LiveMessaging, ATimedOutSendIsSettledByItsReceiptAndNeverSentAgain) {
+  long long before = balanceOf(api, account);
   fault({{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
   Reply first = send(subscriber, "Code 1234", "otp-7");
   ASSERT_EQ(first.status, 201) << first.raw_body;
   std::string id = first.body["id"];
   ASSERT_TRUE(
-      eventually([&] { return message(id)["status"] == "FAILED"; }, std::chrono::seconds(30)));
-  EXPECT_EQ(message(id)["error_code"], "CARRIER_TIMEOUT");
+      eventually([&] { return message(id)["status"] == "DELIVERED"; }, std::chrono::seconds(30)))
+      << message(id).dump();
+  EXPECT_TRUE(message(id)["error_code"].is_null());
   Reply retry = send(subscriber, "Code 1234", "otp-7");
   EXPECT_EQ(retry.body["id"], id);
-  EXPECT_EQ(retry.body["status"], "FAILED") << "the carrier may have sent it: not again";
+  EXPECT_EQ(retry.body["status"], "DELIVERED") << "not queued again";
+  EXPECT_EQ(handsetCount(subscriber), 1u);
+  EXPECT_EQ(balanceOf(api, account), before - kPartPrice) << "charged once, kept";
+  expectBalanced();
+}
+
+TEST_F(LiveMessaging, ASendTheCarrierTookAndAnswered502IsSettledByItsReceipt) {
+  long long before = balanceOf(api, account);
+  fault({{"kind", "send"}, {"count", 1}, {"mode", "accept_502"}});
+  Reply first = send(subscriber, "Your table is ready", "table-9");
+  ASSERT_EQ(first.status, 201) << first.raw_body;
+  std::string id = first.body["id"];
+  ASSERT_TRUE(reaches(id, "DELIVERED")) << message(id).dump();
+  EXPECT_TRUE(message(id)["error_code"].is_null());
+  EXPECT_EQ(send(subscriber, "Your table is ready", "table-9").body["status"], "DELIVERED");
+  EXPECT_EQ(handsetCount(subscriber), 1u) << "one text: a 502 is not resent";
+  EXPECT_EQ(balanceOf(api, account), before - kPartPrice);
   expectBalanced();
 }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "domain/crypto.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/protection.h"
 #include "services/messaging/retention.h"
@@ -189,6 +190,77 @@ TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedN
   sender_(outbound(id));
   EXPECT_EQ(carrier_.sent().size(), 0u);
   EXPECT_EQ(events("message.failed"), 1);
+  expectBalanceMatchesLedger(account_);
+}
+
+// Issue 50: a 5xx or a lost answer after the request was written may hide a text the carrier
+// took. Before, it failed CARRIER_UNAVAILABLE or CARRIER_TIMEOUT, refunded, though the handset
+// had it. Now it stays QUEUED and charged, is never handed over again, and Telnyx's receipt,
+// which names the text but not our id, settles it.
+class InDoubtSendTest : public LiveSendingTest {
+ protected:
+  std::string queueInDoubt() {
+    std::string id = queue(1);
+    scratch_.exec("UPDATE messages SET body_sha256 = '" + crypto::sha256Hex("Hello") +
+                  "' WHERE id = '" + id + "'");
+    carrier_.on_send = [](const FakeCarrier::SentText&) {
+      CarrierSendResult lost;  // Telnyx took it; a proxy answered 502
+      lost.kind = CarrierSendResult::Kind::InDoubt;
+      return lost;
+    };
+    sender_(outbound(id));
+    carrier_.on_send = nullptr;
+    return id;
+  }
+  topics::Record receiptNaming(const std::string& carrier_id, const std::string& to,
+                               const std::string& body) {
+    topics::CarrierReceipt r{carrier_id, "delivered"};
+    r.from = number_;
+    r.to = to;
+    r.text_sha256 = crypto::sha256Hex(body);
+    r.parts = 1;
+    return {"carrier.receipts", 0, 0, carrier_id, r.toJson().dump(), {}};
+  }
+};
+
+TEST_F(InDoubtSendTest, ASendWhoseAnswerWasLostStaysChargedUntilItsReceiptSettlesIt) {
+  std::string id = queueInDoubt();
+  EXPECT_EQ(statusOf(id), "QUEUED");
+  EXPECT_EQ(costOf(id), kPartPrice) << "charged: the carrier may have sent it";
+  EXPECT_EQ(events("message.failed"), 0);
+  sender_(outbound(id));  // the record again
+  clock_.skip(std::chrono::seconds(120));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).total(), 0)
+      << "not a stale hand-off, not a lost record";
+  workers::sweepQueued(context_, carrier_, carrier_hold_, {});
+  EXPECT_EQ(carrier_.sent().size(), 1u) << "never handed over twice";
+
+  receipts_(receiptNaming("car_other_text", "+16132220199", "Another body"));
+  EXPECT_EQ(statusOf(id), "QUEUED") << "a receipt for another text claims nothing";
+  receipts_(receiptNaming("car_lost_answer", "+16132220199", "Hello"));
+  EXPECT_EQ(statusOf(id), "DELIVERED");
+  EXPECT_EQ(carrierIdOf(id), "car_lost_answer");
+  EXPECT_EQ(events("message.sent"), 1);
+  EXPECT_EQ(events("message.delivered"), 1);
+  receipts_(receiptNaming("car_lost_answer", "+16132220199", "Hello"));  // Telnyx's retry
+  EXPECT_EQ(events("message.delivered"), 1);
+  EXPECT_EQ(costOf(id), kPartPrice);
+  expectBalanceMatchesLedger(account_);
+}
+
+TEST_F(InDoubtSendTest, ASendNoReceiptClaimsFailsAtItsDeadlineRefunded) {
+  std::string id = queueInDoubt();
+  SendPolicy policy;
+  clock_.skip(std::chrono::seconds(policy.in_doubt_deadline_seconds - 60));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 0);
+  EXPECT_EQ(statusOf(id), "QUEUED");
+  clock_.skip(std::chrono::seconds(61));
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 1);
+  EXPECT_EQ(statusOf(id), "FAILED");
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + id + "'"), "CARRIER_TIMEOUT");
+  EXPECT_EQ(costOf(id), 0) << "refunded";
+  EXPECT_EQ(events("message.failed"), 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 0) << "once";
   expectBalanceMatchesLedger(account_);
 }
 

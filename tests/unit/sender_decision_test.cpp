@@ -45,13 +45,14 @@ TEST(SenderDecision, EachRefusalHasItsCodeAndOnlyTheCarriersJudgementCountsAgain
        {Case{CarrierSendResult::Kind::Refused, ErrorCode::CARRIER_ERROR, true},
         Case{CarrierSendResult::Kind::Throttled, ErrorCode::CARRIER_THROTTLED, false},
         Case{CarrierSendResult::Kind::Unavailable, ErrorCode::CARRIER_UNAVAILABLE, false},
-        Case{CarrierSendResult::Kind::Timeout, ErrorCode::CARRIER_TIMEOUT, false}}) {
+        Case{CarrierSendResult::Kind::InDoubt, ErrorCode::CARRIER_TIMEOUT, false}}) {
     auto decision = decideHandoff({kind, "", 0, "", ""}, 2, 2);
     EXPECT_EQ(decision.move, Move::CarrierRefused);
     EXPECT_EQ(decision.failure, code);
     EXPECT_EQ(decision.counts_against_destination, counts);
     EXPECT_EQ(decision.error_message, errorInfo(code).message_en);
     EXPECT_EQ(decision.requeue, kind == CarrierSendResult::Kind::Throttled);
+    EXPECT_EQ(decision.in_doubt, kind == CarrierSendResult::Kind::InDoubt);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "adapters/metrics.h"
 #include "db/outbox.h"
 #include "services/messaging/handoff_decision.h"
+#include "services/messaging/in_doubt.h"
 #include "services/messaging/lifecycle.h"
 #include "services/messaging/receipt_decision.h"
 #include "services/messaging/stuck_work.h"
@@ -90,6 +91,9 @@ ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const
   ReconcilerCounts counts;
   counts.stale = messaging::failStaleHandoffs(
       context.db, now - std::chrono::seconds(policy.stale_handoff_seconds), settings.batch, now);
+  counts.in_doubt = messaging::failInDoubtPastDeadline(
+      context.db, now - std::chrono::seconds(policy.in_doubt_deadline_seconds), settings.batch,
+      policy, now);
   counts.queued = messaging::republishUntakenSends(
       context.db, stuckFor(settings.queued_after, settings.horizon, settings, now));
   counts.sending = recoverReceipts(context, carrier, settings, now);
@@ -100,15 +104,18 @@ ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const
       context.db,
       stuckFor(settings.events_after, settings.events_after + windowOf(settings), settings, now));
   metrics::reconcilerFixed("stale", counts.stale);
+  metrics::reconcilerFixed("in_doubt", counts.in_doubt);
   metrics::reconcilerFixed("queued", counts.queued);
   metrics::reconcilerFixed("sending", counts.sending);
   metrics::reconcilerFixed("inbound", counts.inbound);
   metrics::reconcilerFixed("event", counts.events);
   if (counts.total() > 0) {
     spdlog::info(
-        "reconciler: {} stale hand-offs settled, {} queued messages and {} events written again, "
-        "{} receipts recovered, {} inbound texts published again",
-        counts.stale, counts.queued, counts.events, counts.sending, counts.inbound);
+        "reconciler: {} stale hand-offs settled, {} sends in doubt failed at their deadline, {} "
+        "queued messages and {} events written again, {} receipts recovered, {} inbound texts "
+        "published again",
+        counts.stale, counts.in_doubt, counts.queued, counts.events, counts.sending,
+        counts.inbound);
     context.relay.notify();
   }
   return counts;

@@ -37,12 +37,13 @@ struct ReconcilerSettings {
 void addReconcilerSettings(ProcessSettings& settings, ReconcilerSettings& reconciler);
 
 struct ReconcilerCounts {
-  int stale = 0;    // hand-offs settled STALE_QUEUED
-  int queued = 0;   // sms.outbound records written again
-  int sending = 0;  // receipts recovered from the carrier (or the simulation)
-  int inbound = 0;  // sms.inbound records published again
-  int events = 0;   // event records written again
-  int total() const { return stale + queued + sending + inbound + events; }
+  int stale = 0;     // hand-offs settled STALE_QUEUED
+  int in_doubt = 0;  // sends in doubt failed CARRIER_TIMEOUT at their deadline
+  int queued = 0;    // sms.outbound records written again
+  int sending = 0;   // receipts recovered from the carrier (or the simulation)
+  int inbound = 0;   // sms.inbound records published again
+  int events = 0;    // event records written again
+  int total() const { return stale + in_doubt + queued + sending + inbound + events; }
 };
 
 // One pass; logs what it fixed.

@@ -1,0 +1,37 @@
+#pragma once
+// Sends whose outcome is unknown (issue 50). A 5xx, a reset connection or no answer in time
+// after the request was written may hide a text Telnyx took, and Telnyx's send has no
+// idempotency key: sending it again could text the handset twice, and failing it would refund a
+// text that went. So the message stays QUEUED and charged, its hand-off started (no sender takes
+// it again), marked in doubt. Telnyx's final receipt names the text (from, to, body), not our
+// id: a receipt whose carrier id no message has is matched to the oldest send in doubt with the
+// same from, to and body, which then becomes SENDING with message.sent, and the receipt applies
+// as any other. A send no receipt claims within policy.in_doubt_deadline_seconds fails
+// CARRIER_TIMEOUT, refunded (the reconciler does this). No carrier id is known for it, so the
+// carrier cannot be asked (GET /v2/messages/{id}) meanwhile.
+
+#include <soci/session.h>
+
+#include "db/database.h"
+#include "domain/clock.h"
+#include "domain/send_policy.h"
+#include "services/messaging/handoffs.h"
+#include "topics/records.h"
+
+namespace smsgw::messaging {
+
+// Marks a claimed message in doubt, in the caller's transaction; nothing when no longer QUEUED.
+void markInDoubt(soci::session& sql, const OutgoingMessage& message, TimePoint now);
+
+// When `receipt` names a text no message has as its carrier id, and a send in doubt has its
+// from, to and body, that send becomes SENDING under the receipt's carrier id (message.sent, the
+// charge settled on the receipt's parts). True when it did; the receipt is then applied as usual.
+bool claimInDoubtByReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
+                           const SendPolicy& policy, TimePoint now);
+
+// Fails CARRIER_TIMEOUT, refunded (message.failed form a), up to `batch` sends in doubt since
+// before `since_before`; returns how many.
+int failInDoubtPastDeadline(db::Database& db, TimePoint since_before, int batch,
+                            const SendPolicy& policy, TimePoint now);
+
+}  // namespace smsgw::messaging
