@@ -12,13 +12,22 @@ namespace smsgw {
 
 namespace {
 
+// The text at `at`, or "" when it is absent, null or not text: Telnyx's schemas let many fields
+// be null (errors[].code, carrier.type), and reading one must never throw.
+std::string textAt(const nlohmann::json& value, const nlohmann::json::json_pointer& at) {
+  if (!value.is_object() || !value.contains(at)) return "";
+  const auto& found = value[at];
+  return found.is_string() ? found.get<std::string>() : "";
+}
+
 void readCarrierError(const std::string& body, CarrierSendResult& result) {
   auto parsed = nlohmann::json::parse(body, nullptr, false);
   if (parsed.is_object() && parsed.contains("errors") && parsed["errors"].is_array() &&
       !parsed["errors"].empty()) {
     const auto& first = parsed["errors"][0];
-    result.error_code = first.value("code", "");
-    result.error_detail = first.value("detail", first.value("title", ""));
+    result.error_code = textAt(first, "/code"_json_pointer);
+    result.error_detail = textAt(first, "/detail"_json_pointer);
+    if (result.error_detail.empty()) result.error_detail = textAt(first, "/title"_json_pointer);
   }
 }
 
@@ -94,7 +103,7 @@ std::optional<nlohmann::json> listData(const HttpResponse& response) {
 // The order's status as ours: success, pending, failure (Telnyx's three).
 NumberOperation orderFrom(const nlohmann::json& order) {
   NumberOperation result;
-  std::string status = order.is_object() ? order.value("status", std::string()) : "";
+  std::string status = textAt(order, "/status"_json_pointer);
   if (status == "success") {
     result.kind = NumberOperation::Kind::Done;
   } else if (status == "pending") {
@@ -211,7 +220,7 @@ LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
   if (response.status != 200) return result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
   if (!parsed.is_object() || !parsed.contains("data")) return result;
-  std::string type = parsed["data"].value("/carrier/type"_json_pointer, std::string());
+  std::string type = textAt(parsed["data"], "/carrier/type"_json_pointer);
   result.ok = true;
   result.line_type = lineTypeOfTelnyx(type);
   return result;
@@ -364,8 +373,8 @@ CarrierMessageStatus HttpCarrierClient::messageStatus(const std::string& carrier
   answer.status = data["to"][0]["status"].get<std::string>();
   if (data.contains("errors") && data["errors"].is_array() && !data["errors"].empty() &&
       data["errors"][0].is_object()) {
-    answer.error_code = data["errors"][0].value("code", "");
-    answer.error_title = data["errors"][0].value("title", "");
+    answer.error_code = textAt(data["errors"][0], "/code"_json_pointer);
+    answer.error_title = textAt(data["errors"][0], "/title"_json_pointer);
   }
   answer.ok = true;
   return answer;

@@ -148,8 +148,9 @@ bool isHttpUrl(const std::string& url) {
 json carrierError(const std::string& code, const std::string& title,
                   const std::string& detail = "") {
   return {{"errors",
-           json::array(
-               {{{"code", code}, {"title", title}, {"detail", detail.empty() ? title : detail}}})}};
+           json::array({{{"code", code.empty() ? json(nullptr) : json(code)},  // null: allowed
+                         {"title", title},
+                         {"detail", detail.empty() ? title : detail}}})}};
 }
 
 // The first field of `body` Telnyx's request schema does not name, if any: Telnyx refuses
@@ -352,7 +353,9 @@ class Simulator {
                  {"valid_number", true}};
     // As Telnyx: the carrier and its line type only when asked for with type=carrier.
     if (request.query().get("type").value_or("") == "carrier") {
-      data["carrier"] = {{"type", state_.lineTypeOf(number)}, {"name", "Simulated Wireless"}};
+      std::string type = state_.lineTypeOf(number);  // "": null, as Telnyx's schema allows
+      data["carrier"] = {{"type", type.empty() ? json(nullptr) : json(type)},
+                         {"name", "Simulated Wireless"}};
     }
     reply(writer, Http::Code::Ok, {{"data", data}});
   }

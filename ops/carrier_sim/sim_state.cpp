@@ -66,8 +66,12 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     if (count < 1) return "count must be at least 1";
     int reset = f.value("reset", 1);
     if (reset < 1 || reset > 3600) return "reset must be 1 to 3600 seconds";
-    send_faults_.push_back(
-        {{mode, f.value("code", mode == "refuse" ? "40300" : ""), reset}, count});
+    std::string code = mode == "refuse" ? "40300" : "";
+    if (f.contains("code")) {  // null: Telnyx's error without a code
+      if (!f["code"].is_string() && !f["code"].is_null()) return "code must be text or null";
+      code = f["code"].is_string() ? f["code"].get<std::string>() : "";
+    }
+    send_faults_.push_back({{mode, code, reset}, count});
     return std::nullopt;
   }
   if (kind == "receipt") {
@@ -85,9 +89,10 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
   if (kind == "landline" || kind == "voip" || kind == "line_type") {
     if (!f.contains("number") || !f["number"].is_string()) return "number is required";
     std::string type = kind == "landline" ? "fixed line" : kind;
-    if (kind == "line_type") {
-      if (!f.contains("type") || !f["type"].is_string()) return "type is required";
-      type = f["type"];
+    if (kind == "line_type") {  // a null type is kept as "" and answered null
+      if (!f.contains("type") || !(f["type"].is_string() || f["type"].is_null()))
+        return "type is required (text or null)";
+      type = f["type"].is_string() ? f["type"].get<std::string>() : "";
     }
     line_types_[f["number"]] = type;
     return std::nullopt;

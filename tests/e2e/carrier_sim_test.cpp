@@ -320,6 +320,25 @@ TEST_F(CarrierSim, TheSendAnswersWaitSecondsIsReadAsTheCarriersQueue) {
       422);
 }
 
+// Issue 50: Telnyx's schema lets errors[].code and carrier.type be null; reading either threw.
+TEST_F(CarrierSim, NullsTelnyxsSchemaAllowsAreReadNotThrown) {
+  auto client = carrier();
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", nullptr}});
+  Reply raw = sim_.call("POST", "/sim/faults", {},
+                        {{"kind", "line_type"}, {"number", "+14165559030"}, {"type", nullptr}});
+  ASSERT_EQ(raw.status, 201);
+  auto refused = client.sendMessage("+14165550100", "+14165559031", "x");
+  EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
+  EXPECT_EQ(refused.error_code, "") << "no code given";
+  EXPECT_EQ(sim_.call("GET", "/v2/number_lookup/%2B14165559030?type=carrier", simKey())
+                .body["data"]["carrier"]["type"],
+            nullptr);
+  auto lookup = client.lookupNumber("+14165559030");
+  EXPECT_TRUE(lookup.ok);
+  EXPECT_EQ(lookup.line_type, LineType::Unknown) << "sent, not refused on a guess";
+}
+
 TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "meteor"}}).status, 422);
   EXPECT_EQ(sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"mode", "sulk"}}).status, 422);
