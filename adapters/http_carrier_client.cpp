@@ -7,6 +7,7 @@
 
 #include "adapters/http_client.h"
 #include "adapters/metrics.h"
+#include "domain/area_codes.h"
 
 namespace smsgw {
 
@@ -227,11 +228,18 @@ LookupResult HttpCarrierClient::lookupNumber(const std::string& number) {
 }
 
 NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code, int limit) {
+  // Telnyx's filter[phone_number_type] tells a toll-free search from a local one, and
+  // filter[best_effort]=false asks for exact matches only: a number outside the area code asked
+  // for is not what the customer searched.
+  const AreaCode* known = areaCodes().find(area_code);
+  bool toll_free = known && known->toll_free;
   HttpResponse response =
       counted("search", "GET",
               config_.base_url + "/v2/available_phone_numbers?filter%5Bcountry_code%5D=CA" +
                   "&filter%5Bnational_destination_code%5D=" + area_code +
-                  "&filter%5Bfeatures%5D=sms&filter%5Blimit%5D=" + std::to_string(limit),
+                  "&filter%5Bphone_number_type%5D=" + (toll_free ? "toll_free" : "local") +
+                  "&filter%5Bbest_effort%5D=false&filter%5Bfeatures%5D=sms&filter%5Blimit%5D=" +
+                  std::to_string(limit),
               authorization(), "", config_.timeout);
   NumberSearchResult result;
   auto parsed = nlohmann::json::parse(response.body, nullptr, false);
@@ -240,12 +248,24 @@ NumberSearchResult HttpCarrierClient::searchNumbers(const std::string& area_code
     result.error_detail = response.status == 0
                               ? response.error
                               : "carrier answered " + std::to_string(response.status);
+    if (response.status == 429) {
+      result.throttled = true;
+      result.retry_after =
+          waitAskedByCarrier(response.header("x-ratelimit-reset"), response.header("retry-after"));
+    }
     return result;
   }
+  const std::string wanted_prefix = "+1" + area_code;
   for (const auto& item : parsed["data"]) {
     if (!item.is_object() || !item.contains("phone_number") || !item["phone_number"].is_string()) {
       continue;
     }
+    // Best-effort results are numbers near, not in, what was asked: dropped even if the carrier
+    // sends them despite the filter.
+    bool best_effort = item.contains("best_effort") && item["best_effort"].is_boolean() &&
+                       item["best_effort"].get<bool>();
+    if (best_effort || !item["phone_number"].get<std::string>().starts_with(wanted_prefix))
+      continue;
     AvailableNumber number{item["phone_number"], {}};
     if (item.contains("features") && item["features"].is_array()) {
       for (const auto& feature : item["features"]) {

@@ -48,6 +48,8 @@ struct NumberSearchResult {
   bool ok = false;  // false when the carrier could not answer
   std::vector<AvailableNumber> numbers;
   std::string error_detail;
+  bool throttled = false;  // a 429: the carrier asks us to wait `retry_after`
+  std::chrono::seconds retry_after{0};
 };
 
 // The outcome of ordering or releasing a number, or of asking how an order went.

@@ -21,6 +21,7 @@
 #include "adapters/http_client.h"
 #include "adapters/log.h"
 #include "adapters/pistache_header.h"
+#include "domain/area_codes.h"
 #include "domain/carrier_callback.h"
 #include "domain/clock.h"
 #include "domain/crypto.h"
@@ -379,6 +380,7 @@ class Simulator {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Search unavailable"));
     }
+    if (state_.takeCountedFault("search_429")) return tooManyRequests(writer, 1);
     std::string area = queryValue(request, "filter[national_destination_code]");
     if (area.size() != 3 || area.find_first_not_of("0123456789") != std::string::npos) {
       return reply(writer, Http::Code::Unprocessable_Entity,
@@ -398,13 +400,30 @@ class Simulator {
       if (!feature.empty() && feature != "sms" && feature != "voice")
         return reply(writer, Http::Code::Ok, {{"data", json::array()}});
     }
+    // filter[phone_number_type]: a toll-free code's numbers are toll_free, every other's local.
+    const AreaCode* known = areaCodes().find(area);
+    std::string type = queryValue(request, "filter[phone_number_type]");
+    if (!type.empty() && type != ((known && known->toll_free) ? "toll_free" : "local"))
+      return reply(writer, Http::Code::Ok, {{"data", json::array()}});
+    auto available = [&](const std::string& number, bool best_effort) {
+      return json{{"phone_number", number},
+                  {"record_type", "available_phone_number"},
+                  {"best_effort", best_effort},
+                  {"features", json::array({{{"name", "sms"}}, {{"name", "voice"}}})}};
+    };
     json data = json::array();
+    // A best_effort fault: a number near the area code asked for, whatever the filter said.
+    if (state_.takeCountedFault("search_best_effort")) {
+      for (const auto& number : inventoryFor(area == "613" ? "343" : "613")) {
+        if (state_.isOrdered(number)) continue;
+        data.push_back(available(number, true));
+        break;
+      }
+    }
     for (const auto& number : inventoryFor(area)) {
       if (static_cast<int>(data.size()) >= limit) break;
       if (state_.isOrdered(number)) continue;
-      data.push_back({{"phone_number", number},
-                      {"record_type", "available_phone_number"},
-                      {"features", json::array({{{"name", "sms"}}, {{"name", "voice"}}})}});
+      data.push_back(available(number, false));
     }
     reply(writer, Http::Code::Ok, {{"data", data}});
   }

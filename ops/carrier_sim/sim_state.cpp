@@ -124,6 +124,14 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     counted_faults_["release_404"] += count;
     return std::nullopt;
   }
+  // A search answered 429, or with a best-effort number outside the area code asked for.
+  if (kind == "search" &&
+      (f.value("mode", "") == "throttle" || f.value("mode", "") == "best_effort")) {
+    int count = f.value("count", 1);
+    if (count < 1) return "count must be at least 1";
+    counted_faults_[f["mode"] == "throttle" ? "search_429" : "search_best_effort"] += count;
+    return std::nullopt;
+  }
   if (kind == "search" || kind == "order" || kind == "release" || kind == "listing") {
     int count = f.value("count", 1);
     if (count < 1) return "count must be at least 1";

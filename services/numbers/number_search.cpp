@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 #include <set>
+#include <thread>
 
 #include "domain/area_codes.h"
 #include "domain/errors.h"
@@ -62,23 +63,42 @@ nlohmann::json searchResult(const AvailableNumber& number, const Tiers& tiers) {
           {"currency", "CAD"}};
 }
 
+// Telnyx marks its number search "heavy": at most this many run side by side for one request.
+constexpr size_t kSearchesAtOnce = 4;
+// A search the carrier throttled is asked once more, after its wait up to this long.
+constexpr std::chrono::seconds kLongestSearchWait{2};
+
+// One carrier search per area code, kSearchesAtOnce at a time; each failed search is asked once
+// more (after the carrier's wait when it throttled us), so one 429 does not fail the request.
+std::vector<NumberSearchResult> searchEachCode(CarrierClient& carrier,
+                                               const std::vector<std::string>& codes, int limit) {
+  std::vector<NumberSearchResult> per_code(codes.size());
+  for (size_t first = 0; first < codes.size(); first += kSearchesAtOnce) {
+    std::vector<std::future<NumberSearchResult>> wave;
+    for (size_t i = first; i < std::min(codes.size(), first + kSearchesAtOnce); ++i) {
+      wave.push_back(std::async(std::launch::async, [&carrier, code = codes[i], limit] {
+        return carrier.searchNumbers(code, limit);
+      }));
+    }
+    for (size_t i = 0; i < wave.size(); ++i) per_code[first + i] = wave[i].get();
+  }
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (per_code[i].ok) continue;
+    if (per_code[i].throttled)
+      std::this_thread::sleep_for(std::min(per_code[i].retry_after, kLongestSearchWait));
+    per_code[i] = carrier.searchNumbers(codes[i], limit);
+  }
+  return per_code;
+}
+
 }  // namespace
 
 nlohmann::json searchNumbers(db::Database& db, CarrierClient& carrier,
                              const std::vector<std::string>& codes, int limit) {
-  // One carrier search per area code, side by side; any failure fails the search. A few more
-  // than asked for, so numbers the platform already holds can be left out without coming short.
+  // A few more than asked for, so numbers the platform already holds can be left out without
+  // coming short.
   int carrier_limit = std::min(limit + 10, 50);
-  std::vector<std::future<NumberSearchResult>> pending;
-  pending.reserve(codes.size());
-  for (const auto& code : codes) {
-    pending.push_back(std::async(std::launch::async, [&carrier, code, carrier_limit] {
-      return carrier.searchNumbers(code, carrier_limit);
-    }));
-  }
-  std::vector<NumberSearchResult> per_code;
-  per_code.reserve(pending.size());
-  for (auto& future : pending) per_code.push_back(future.get());
+  std::vector<NumberSearchResult> per_code = searchEachCode(carrier, codes, carrier_limit);
   std::vector<AvailableNumber> all;
   for (const auto& result : per_code) {
     if (!result.ok) throw ApiError(ErrorCode::NUMBER_SEARCH_FAILED);
