@@ -143,7 +143,7 @@ void recordCarrierAnswer(soci::session& sql, const OutgoingMessage& message,
   if (decision.move == Move::CarrierAccepted) {
     accepted(sql, message, result, decision, policy, now);
   } else if (decision.in_doubt) {
-    markInDoubt(sql, message, now);
+    markInDoubt(sql, message, policy, now);
   } else if (!decision.requeue || !requeued(sql, message, decision, policy, now)) {
     failed(sql, message, decision, result, policy, now);
   }

@@ -33,14 +33,23 @@ std::optional<OutgoingMessage> lockInDoubt(soci::session& sql, const std::string
 
 }  // namespace
 
-void markInDoubt(soci::session& sql, const OutgoingMessage& message, TimePoint now) {
-  std::string at = formatIso(now);
+void markInDoubt(soci::session& sql, const OutgoingMessage& message, const SendPolicy& policy,
+                 TimePoint now) {
+  std::string at = formatIso(now), body_sha256;
+  soci::indicator hash_ind = soci::i_null;
   sql << "UPDATE messages SET carrier_outcome_unknown_since = :at::timestamptz, "
          "updated_at = :at2::timestamptz WHERE id = :id AND " +
-             std::string(kStillQueued),
-      soci::use(at), soci::use(at), soci::use(message.charge.id);
+             std::string(kStillQueued) + " RETURNING body_sha256",
+      soci::use(at), soci::use(at), soci::use(message.charge.id), soci::into(body_sha256, hash_ind);
+  if (!sql.got_data()) return;
   spdlog::warn("message {}: the carrier's answer was lost; in doubt until its receipt",
                message.charge.id);
+  if (hash_ind != soci::i_ok) return;  // a verification code: no body to recognise it by
+  std::string early;
+  sql << "SELECT payload::text FROM early_receipts WHERE payload->>'from' = :f AND "
+         "payload->>'to' = :t AND payload->>'text_sha256' = :h ORDER BY received_at LIMIT 1",
+      soci::use(message.from), soci::use(message.to), soci::use(body_sha256), soci::into(early);
+  if (sql.got_data()) claimInDoubtByReceipt(sql, topics::CarrierReceipt::parse(early), policy, now);
 }
 
 bool claimInDoubtByReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,

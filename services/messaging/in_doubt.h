@@ -21,7 +21,10 @@
 namespace smsgw::messaging {
 
 // Marks a claimed message in doubt, in the caller's transaction; nothing when no longer QUEUED.
-void markInDoubt(soci::session& sql, const OutgoingMessage& message, TimePoint now);
+// A receipt for its text may have come first (the carrier's webhook can beat its own lost
+// answer) and been held as early: that receipt claims it at once.
+void markInDoubt(soci::session& sql, const OutgoingMessage& message, const SendPolicy& policy,
+                 TimePoint now);
 
 // When `receipt` names a text no message has as its carrier id, and a send in doubt has its
 // from, to and body, that send becomes SENDING under the receipt's carrier id (message.sent, the

@@ -248,6 +248,29 @@ TEST_F(InDoubtSendTest, ASendWhoseAnswerWasLostStaysChargedUntilItsReceiptSettle
   expectBalanceMatchesLedger(account_);
 }
 
+// The carrier's webhook can beat its own lost answer: the receipt is held as early (no message
+// has its carrier id yet), and the send marked in doubt afterwards is claimed by it at once.
+TEST_F(InDoubtSendTest, AReceiptThatCameBeforeTheLostAnswerSettlesTheSendWhenItIsMarked) {
+  std::string id = queue(1);
+  scratch_.exec("UPDATE messages SET body_sha256 = '" + crypto::sha256Hex("Hello") +
+                "' WHERE id = '" + id + "'");
+  receipts_(receiptNaming("car_early", "+16132220199", "Hello"));
+  EXPECT_EQ(count("early_receipts"), 1);
+  EXPECT_EQ(statusOf(id), "QUEUED");
+  carrier_.on_send = [](const FakeCarrier::SentText&) {
+    CarrierSendResult lost;
+    lost.kind = CarrierSendResult::Kind::InDoubt;
+    return lost;
+  };
+  sender_(outbound(id));
+  EXPECT_EQ(statusOf(id), "DELIVERED");
+  EXPECT_EQ(carrierIdOf(id), "car_early");
+  EXPECT_EQ(count("early_receipts"), 0);
+  EXPECT_EQ(events("message.sent"), 1);
+  EXPECT_EQ(events("message.delivered"), 1);
+  expectBalanceMatchesLedger(account_);
+}
+
 TEST_F(InDoubtSendTest, ASendNoReceiptClaimsFailsAtItsDeadlineRefunded) {
   std::string id = queueInDoubt();
   SendPolicy policy;
