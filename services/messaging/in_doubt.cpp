@@ -12,22 +12,20 @@
 namespace smsgw::messaging {
 namespace {
 
-// The send in doubt `condition` finds (locked), as the hand-off knew it.
-std::optional<OutgoingMessage> lockInDoubt(soci::session& sql, const std::string& condition,
-                                           const std::string& a, const std::string& b,
-                                           const std::string& c) {
+// What the hand-off knew of a send in doubt, as the queries below select it.
+constexpr const char* kOutgoingColumns =
+    "SELECT id, account_id, send_attempt, cost_cents, from_number, to_number, body, "
+    "part_price_cents FROM messages WHERE carrier_outcome_unknown_since IS NOT NULL AND ";
+
+OutgoingMessage outgoingOf(const soci::row& row) {
   OutgoingMessage message;
-  soci::indicator body_ind = soci::i_null;
-  sql << "SELECT id, account_id, send_attempt, cost_cents, from_number, to_number, body, "
-         "part_price_cents FROM messages WHERE carrier_outcome_unknown_since IS NOT NULL AND " +
-             std::string(kStillQueued) + " AND " + condition +
-             " ORDER BY created_at, id LIMIT 1 FOR UPDATE",
-      soci::use(a), soci::use(b), soci::use(c), soci::into(message.charge.id),
-      soci::into(message.charge.account_id), soci::into(message.charge.attempt),
-      soci::into(message.charge.cost_cents), soci::into(message.from), soci::into(message.to),
-      soci::into(message.body, body_ind), soci::into(message.part_price_cents);
-  if (!sql.got_data()) return std::nullopt;
-  message.verification = body_ind != soci::i_ok;
+  message.charge = {row.get<std::string>(0), row.get<std::string>(1), row.get<int>(2),
+                    row.get<long long>(3)};
+  message.from = row.get<std::string>(4);
+  message.to = row.get<std::string>(5);
+  message.verification = row.get_indicator(6) != soci::i_ok;
+  if (!message.verification) message.body = row.get<std::string>(6);
+  message.part_price_cents = row.get<int>(7);
   return message;
 }
 
@@ -55,12 +53,15 @@ void markInDoubt(soci::session& sql, const OutgoingMessage& message, const SendP
 bool claimInDoubtByReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                            const SendPolicy& policy, TimePoint now) {
   if (receipt.text_sha256.empty() || receipt.carrier_message_id.empty()) return false;
-  int known = 0;
-  sql << "SELECT count(*) FROM messages WHERE carrier_message_id = :c",
-      soci::use(receipt.carrier_message_id), soci::into(known);
-  if (known > 0) return false;
-  auto message = lockInDoubt(sql, "from_number = :f AND to_number = :t AND body_sha256 = :h",
-                             receipt.from, receipt.to, receipt.text_sha256);
+  std::optional<OutgoingMessage> message;
+  {
+    soci::rowset<soci::row> rows =
+        (sql.prepare << std::string(kOutgoingColumns) + kStillQueued +
+                            " AND from_number = :f AND to_number = :t AND body_sha256 = :h "
+                            "ORDER BY created_at, id LIMIT 1 FOR UPDATE",
+         soci::use(receipt.from), soci::use(receipt.to), soci::use(receipt.text_sha256));
+    for (const auto& row : rows) message = outgoingOf(row);
+  }
   if (!message) return false;
   CarrierSendResult taken;
   taken.kind = CarrierSendResult::Kind::Accepted;
@@ -79,28 +80,28 @@ int failInDoubtPastDeadline(db::Database& db, TimePoint since_before, int batch,
   db::Session sql(db);
   soci::transaction tx(*sql);
   std::string before = formatIso(since_before);
-  std::vector<std::string> ids(static_cast<size_t>(batch)), froms(ids.size()), tos(ids.size());
-  *sql << "SELECT id, from_number, to_number FROM messages WHERE carrier_outcome_unknown_since < "
-          ":before::timestamptz AND " +
-              std::string(kStillQueued) +
-              " ORDER BY carrier_outcome_unknown_since LIMIT :n FOR UPDATE SKIP LOCKED",
-      soci::use(before), soci::use(batch), soci::into(ids), soci::into(froms), soci::into(tos);
+  std::vector<OutgoingMessage> expired;
+  {
+    soci::rowset<soci::row> rows =
+        (sql->prepare
+             << std::string(kOutgoingColumns) + kStillQueued +
+                    " AND carrier_outcome_unknown_since < :before::timestamptz "
+                    "ORDER BY carrier_outcome_unknown_since LIMIT :n FOR UPDATE SKIP LOCKED",
+         soci::use(before), soci::use(batch));
+    for (const auto& row : rows) expired.push_back(outgoingOf(row));
+  }
   CarrierSendResult lost;
   lost.kind = CarrierSendResult::Kind::InDoubt;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const std::string& id = ids[i];
-    auto message =
-        lockInDoubt(*sql, "id = :id AND from_number = :f AND to_number = :t", id, froms[i], tos[i]);
-    if (!message) continue;
+  for (const auto& message : expired) {
     HandoffDecision decision =
-        decideHandoff(lost, message->charge.cost_cents, message->part_price_cents);
+        decideHandoff(lost, message.charge.cost_cents, message.part_price_cents);
     decision.in_doubt = false;  // its time is up: the failure stands
     spdlog::warn("message {}: no receipt claimed it by the in-doubt deadline; failed, refunded",
-                 id);
-    recordCarrierAnswer(*sql, *message, lost, decision, policy, now);
+                 message.charge.id);
+    recordCarrierAnswer(*sql, message, lost, decision, policy, now);
   }
   tx.commit();
-  return static_cast<int>(ids.size());
+  return static_cast<int>(expired.size());
 }
 
 }  // namespace smsgw::messaging

@@ -26,9 +26,10 @@ namespace smsgw::messaging {
 void markInDoubt(soci::session& sql, const OutgoingMessage& message, const SendPolicy& policy,
                  TimePoint now);
 
-// When `receipt` names a text no message has as its carrier id, and a send in doubt has its
-// from, to and body, that send becomes SENDING under the receipt's carrier id (message.sent, the
-// charge settled on the receipt's parts). True when it did; the receipt is then applied as usual.
+// A receipt held as early (no message has its carrier id) whose from, to and body are a send
+// in doubt's: that send becomes SENDING under the receipt's carrier id (message.sent, the charge
+// settled on the receipt's parts), and the held receipt is applied to it, as for any acceptance
+// a receipt beat. True when it did.
 bool claimInDoubtByReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                            const SendPolicy& policy, TimePoint now);
 

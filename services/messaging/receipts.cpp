@@ -21,8 +21,6 @@ namespace smsgw::messaging {
 
 ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& receipt,
                             const SendPolicy& policy, TimePoint now) {
-  // A receipt for a text whose send answer was lost settles that send first (in_doubt.h).
-  claimInDoubtByReceipt(sql, receipt, policy, now);
   const ReceiptDecision decision = decideReceipt(receipt);
   const Move move = decision.move;
   const std::string& error_code = decision.error_code;
@@ -48,7 +46,10 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
     case db::ReceiptVerdict::Unchanged:
       return ReceiptOutcome::Unchanged;
     case db::ReceiptVerdict::Held:
-      return ReceiptOutcome::HeldEarly;
+      // No message has its carrier id: it may name a send whose answer was lost, which it then
+      // claims, applying itself as a receipt held for an acceptance (in_doubt.h).
+      return claimInDoubtByReceipt(sql, receipt, policy, now) ? ReceiptOutcome::Applied
+                                                              : ReceiptOutcome::HeldEarly;
     case db::ReceiptVerdict::Applied:
       break;
   }
