@@ -230,15 +230,17 @@ class Simulator {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
-    if (int shut_for = state_.windowShutFor()) return tooManyRequests(writer, shut_for);
+    std::string from = body["from"].is_string() ? body["from"].get<std::string>() : "";
+    std::string to = body["to"].is_string() ? body["to"].get<std::string>() : "";
+    if (int shut_for = state_.windowShutFor(from, to)) return tooManyRequests(writer, shut_for);
     if (body.contains("webhook_url") &&
         !(body["webhook_url"].is_string() && isHttpUrl(body["webhook_url"].get<std::string>()))) {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "webhook_url must be a URL"));
     }
-    if (auto fault = state_.takeSendFault()) {
+    if (auto fault = state_.takeSendFault(from, to)) {
       if (fault->mode == "throttle") {
-        state_.shutRateWindow(fault->reset_seconds);
+        state_.shutRateWindow(*fault);
         return tooManyRequests(writer, fault->reset_seconds);
       }
       if (fault->mode == "refuse")

@@ -71,7 +71,17 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
       if (!f["code"].is_string() && !f["code"].is_null()) return "code must be text or null";
       code = f["code"].is_string() ? f["code"].get<std::string>() : "";
     }
-    send_faults_.push_back({{mode, code, reset}, count});
+    std::string from, to;
+    for (auto [field, value] : {std::pair{"from", &from}, std::pair{"to", &to}}) {
+      if (!f.contains(field)) continue;
+      if (!f[field].is_string() || f[field].get<std::string>().empty())
+        return fmt::format("{} must be a phone number", field);
+      *value = f[field];
+    }
+    std::string window = f.value("window", "account");
+    if (window != "account" && window != "scoped") return "window must be account or scoped";
+    if (window == "scoped" && from.empty() && to.empty()) return "a scoped window needs from or to";
+    send_faults_.push_back({{mode, code, reset, from, to, window == "scoped"}, count});
     return std::nullopt;
   }
   if (kind == "receipt") {
@@ -145,6 +155,7 @@ void SimState::clearFaults() {
   std::lock_guard lock(mutex_);
   send_faults_.clear();
   window_opens_ = {};
+  scoped_windows_.clear();
   counted_faults_.clear();
   receipt_faults_.clear();
   line_types_.clear();
@@ -152,22 +163,40 @@ void SimState::clearFaults() {
   pending_order_faults_.clear();
 }
 
-std::optional<SendFault> SimState::takeSendFault() {
+namespace {
+
+bool meets(const SendFault& fault, const std::string& from, const std::string& to) {
+  return (fault.from.empty() || fault.from == from) && (fault.to.empty() || fault.to == to);
+}
+
+}  // namespace
+
+std::optional<SendFault> SimState::takeSendFault(const std::string& from, const std::string& to) {
   std::lock_guard lock(mutex_);
-  if (send_faults_.empty()) return std::nullopt;
-  SendFault fault = send_faults_.front().first;
-  if (--send_faults_.front().second == 0) send_faults_.erase(send_faults_.begin());
+  auto it = std::find_if(send_faults_.begin(), send_faults_.end(),
+                         [&](const auto& entry) { return meets(entry.first, from, to); });
+  if (it == send_faults_.end()) return std::nullopt;
+  SendFault fault = it->first;
+  if (--it->second == 0) send_faults_.erase(it);
   return fault;
 }
 
-void SimState::shutRateWindow(int seconds) {
+void SimState::shutRateWindow(const SendFault& throttle) {
   std::lock_guard lock(mutex_);
-  window_opens_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  auto opens = std::chrono::steady_clock::now() + std::chrono::seconds(throttle.reset_seconds);
+  if (throttle.scoped_window)
+    scoped_windows_.emplace_back(throttle, opens);
+  else
+    window_opens_ = opens;
 }
 
-int SimState::windowShutFor() const {
+int SimState::windowShutFor(const std::string& from, const std::string& to) const {
   std::lock_guard lock(mutex_);
-  auto left = window_opens_ - std::chrono::steady_clock::now();
+  auto opens = window_opens_;
+  for (const auto& [throttle, scoped_opens] : scoped_windows_) {
+    if (meets(throttle, from, to)) opens = std::max(opens, scoped_opens);
+  }
+  auto left = opens - std::chrono::steady_clock::now();
   if (left <= std::chrono::steady_clock::duration::zero()) return 0;
   // Whole seconds, rounded up: "0" would invite a send the window still refuses.
   return static_cast<int>(std::chrono::ceil<std::chrono::seconds>(left).count());

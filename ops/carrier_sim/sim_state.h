@@ -21,9 +21,15 @@ struct SimMessage {
 };
 
 struct SendFault {
-  std::string mode;  // refuse, error, timeout, throttle
+  std::string mode;  // refuse, error, timeout, throttle, accept_502
   std::string code;
   int reset_seconds = 1;  // throttle: how long the rate-limit window it opens stays shut
+  // Only sends from `from` and to `to` meet the fault (empty: any): tests running beside each
+  // other share one simulator, and one test's send must not use up another's fault.
+  std::string from, to;
+  // throttle: whether the window shuts for the whole account, as Telnyx's does (its limit is
+  // the API key's), or only for the sends this fault meets, so that it delays no other test.
+  bool scoped_window = false;
 };
 
 struct ReceiptFault {
@@ -64,11 +70,13 @@ class SimState {
   std::optional<std::string> addFault(const nlohmann::json& fault);
   void clearFaults();
 
-  std::optional<SendFault> takeSendFault();
-  // A throttle shuts the account's rate-limit window, as Telnyx's does, for `seconds`: every
-  // send meanwhile is answered 429. windowShutFor: the whole seconds left (0: open).
-  void shutRateWindow(int seconds);
-  int windowShutFor() const;
+  // The first fault a send from `from` to `to` meets, used up by one.
+  std::optional<SendFault> takeSendFault(const std::string& from, const std::string& to);
+  // A throttle shuts the account's rate-limit window, as Telnyx's does, for its reset seconds
+  // (or only for the sends it meets, when it is scoped): every send meanwhile is answered 429.
+  void shutRateWindow(const SendFault& throttle);
+  // The whole seconds left before a send from `from` to `to` may pass (0: open).
+  int windowShutFor(const std::string& from, const std::string& to) const;
   bool takeCountedFault(const std::string& kind);  // search, order, release, release_404
   std::optional<ReceiptFault> receiptFaultFor(const std::string& to) const;
   std::string lineTypeOf(const std::string& number) const;  // mobile unless a fault says otherwise
@@ -94,6 +102,7 @@ class SimState {
   std::vector<SimMessage> messages_;
   std::vector<std::pair<SendFault, int>> send_faults_;
   std::chrono::steady_clock::time_point window_opens_{};
+  std::vector<std::pair<SendFault, std::chrono::steady_clock::time_point>> scoped_windows_;
   std::map<std::string, int> counted_faults_;
   std::map<std::string, ReceiptFault> receipt_faults_;
   std::map<std::string, std::string> line_types_;

@@ -234,7 +234,8 @@ TEST(Accounts, CarrierFailureWhileSendingTheCodeIsReported) {
   HttpTestClient api(apiUrl());
   HttpTestClient sim(simUrl());
   TestAccount account = signUp(api);
-  ASSERT_EQ(sim.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}})
+  ASSERT_EQ(sim.call("POST", "/sim/faults", {},
+                     {{"kind", "send"}, {"to", "+16045550111"}, {"count", 1}, {"mode", "error"}})
                 .status,
             201);
   Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/phone-verification",
@@ -249,7 +250,12 @@ TEST(Accounts, ACarriers429WhileSendingTheCodeSaysWhenToTryAgain) {
   HttpTestClient sim(simUrl());
   TestAccount account = signUp(api);
   ASSERT_EQ(sim.call("POST", "/sim/faults", {},
-                     {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}, {"reset", 7}})
+                     {{"kind", "send"},
+                      {"to", "+16045550112"},
+                      {"count", 1},
+                      {"mode", "throttle"},
+                      {"reset", 7},
+                      {"window", "scoped"}})
                 .status,
             201);
   Reply reply = api.call("POST", "/v1/accounts/" + account.id + "/phone-verification",

@@ -19,6 +19,10 @@ using namespace smsgw::testing;
 
 namespace {
 
+// The number these tests send from; their send faults name it, so that no other test's send
+// (an owner's code through the running stack) meets them.
+const std::string kSender = "+14165550100";
+
 HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
   return HttpCarrierClient({simUrl(), "sim-key", kSimulatorMessagingProfileId, timeout, ""});
 }
@@ -60,8 +64,8 @@ class CarrierSim : public ::testing::Test {
 
 TEST_F(CarrierSim, AcceptsTextsCountsPartsAndListsThemNewestFirst) {
   auto client = carrier();
-  auto first = client.sendMessage("+14165550100", "+14165559001", "one");
-  auto second = client.sendMessage("+14165550100", "+14165559001", std::string(200, 'x'));
+  auto first = client.sendMessage(kSender, "+14165559001", "one");
+  auto second = client.sendMessage(kSender, "+14165559001", std::string(200, 'x'));
   ASSERT_EQ(first.kind, CarrierSendResult::Kind::Accepted);
   EXPECT_EQ(second.parts, 2);
   Reply listed = sim_.call("GET", "/sim/messages?to=%2B14165559001");
@@ -71,21 +75,22 @@ TEST_F(CarrierSim, AcceptsTextsCountsPartsAndListsThemNewestFirst) {
 
 TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
   auto client = carrier();
+  sim_.call(
+      "POST", "/sim/faults", {},
+      {{"kind", "send"}, {"from", kSender}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
   sim_.call("POST", "/sim/faults", {},
-            {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
-  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "error"}});
-  auto refused = client.sendMessage("+14165550100", "+14165559002", "x");
+            {{"kind", "send"}, {"from", kSender}, {"count", 1}, {"mode", "error"}});
+  auto refused = client.sendMessage(kSender, "+14165559002", "x");
   EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
   EXPECT_EQ(refused.error_code, "40008");
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
-            CarrierSendResult::Kind::InDoubt)
+  EXPECT_EQ(client.sendMessage(kSender, "+14165559002", "x").kind, CarrierSendResult::Kind::InDoubt)
       << "a 5xx after the request was written: Telnyx may have taken it";
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+  EXPECT_EQ(client.sendMessage(kSender, "+14165559002", "x").kind,
             CarrierSendResult::Kind::Accepted);
   // Nothing listens on port 1: the request never left, so the text surely did not.
   HttpCarrierClient nowhere(
       {"http://127.0.0.1:1", "sim-key", kSimulatorMessagingProfileId, std::chrono::seconds(2), ""});
-  EXPECT_EQ(nowhere.sendMessage("+14165550100", "+14165559002", "x").kind,
+  EXPECT_EQ(nowhere.sendMessage(kSender, "+14165559002", "x").kind,
             CarrierSendResult::Kind::Unavailable);
 }
 
@@ -93,9 +98,10 @@ TEST_F(CarrierSim, SendFaultsMapToTheirOutcomesAndAreUsedUp) {
 // answers 502, as a proxy in front of Telnyx can: the adapter must not call that "not sent".
 TEST_F(CarrierSim, ATextTakenAndAnswered502IsInDoubtAndReachesTheHandset) {
   auto client = carrier();
-  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "accept_502"}});
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "send"}, {"from", kSender}, {"count", 1}, {"mode", "accept_502"}});
   std::string handset_number = randomSubscriber("416");  // a handset no earlier run texted
-  auto answer = client.sendMessage("+14165550100", handset_number, "in doubt");
+  auto answer = client.sendMessage(kSender, handset_number, "in doubt");
   EXPECT_EQ(answer.kind, CarrierSendResult::Kind::InDoubt);
   Reply handset = sim_.call("GET", "/sim/messages?to=%2B" + handset_number.substr(1));
   ASSERT_EQ(handset.body["data"].size(), 1u) << "the text left all the same";
@@ -105,17 +111,25 @@ TEST_F(CarrierSim, ATextTakenAndAnswered502IsInDoubtAndReachesTheHandset) {
 TEST_F(CarrierSim, AThrottleShutsTheWindowAsTelnyxDoesAndSaysForHowLong) {
   auto client = carrier();
   sim_.call("POST", "/sim/faults", {},
-            {{"kind", "send"}, {"count", 1}, {"mode", "throttle"}, {"reset", 30}});
-  auto throttled = client.sendMessage("+14165550100", "+14165559002", "x");
+            {{"kind", "send"},
+             {"from", kSender},
+             {"count", 1},
+             {"mode", "throttle"},
+             {"reset", 30},
+             {"window", "scoped"}});
+  auto throttled = client.sendMessage(kSender, "+14165559002", "x");
   EXPECT_EQ(throttled.kind, CarrierSendResult::Kind::Throttled);
   EXPECT_EQ(throttled.error_code, "10011");
   EXPECT_EQ(throttled.retry_after, std::chrono::seconds(30)) << "read from x-ratelimit-reset";
-  auto again = client.sendMessage("+14165550100", "+14165559002", "x");
+  auto again = client.sendMessage(kSender, "+14165559002", "x");
   EXPECT_EQ(again.kind, CarrierSendResult::Kind::Throttled) << "the window is shut, not one send";
   EXPECT_GE(again.retry_after, std::chrono::seconds(1));
   EXPECT_LE(again.retry_after, std::chrono::seconds(30));
+  EXPECT_EQ(client.sendMessage("+14165550101", "+14165559002", "x").kind,
+            CarrierSendResult::Kind::Accepted)
+      << "a scoped window shuts only for the sends its fault meets";
   sim_.call("DELETE", "/sim/faults");  // opens the window
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559002", "x").kind,
+  EXPECT_EQ(client.sendMessage(kSender, "+14165559002", "x").kind,
             CarrierSendResult::Kind::Accepted);
 }
 
@@ -123,7 +137,7 @@ TEST_F(CarrierSim, ASendsWebhookUrlTakesItsCallbacksSignedAsTheProfilesWouldBe) 
   WebhookReceiver receiver;
   HttpCarrierClient client(
       {simUrl(), "sim-key", kSimulatorMessagingProfileId, std::chrono::seconds(2), receiver.url()});
-  auto sent = client.sendMessage("+14165550100", "+14165559003", "Where do receipts go?");
+  auto sent = client.sendMessage(kSender, "+14165559003", "Where do receipts go?");
   ASSERT_EQ(sent.kind, CarrierSendResult::Kind::Accepted);
   auto callbacks = receiver.waitFor(2, std::chrono::seconds(15));
   ASSERT_EQ(callbacks.size(), 2u) << "message.sent and message.finalized";
@@ -139,18 +153,17 @@ TEST_F(CarrierSim, ASendsWebhookUrlTakesItsCallbacksSignedAsTheProfilesWouldBe) 
   }
   EXPECT_EQ(types, (std::vector<std::string>{"message.sent", "message.finalized"}));
 
-  Reply bad = sim_.call("POST", "/v2/messages", simKey(),
-                        {{"from", "+14165550100"},
-                         {"to", "+14165559003"},
-                         {"text", "x"},
-                         {"webhook_url", "not a url"}});
+  Reply bad = sim_.call(
+      "POST", "/v2/messages", simKey(),
+      {{"from", kSender}, {"to", "+14165559003"}, {"text", "x"}, {"webhook_url", "not a url"}});
   EXPECT_EQ(bad.status, 422);
 }
 
 TEST_F(CarrierSim, TimeoutFaultOutlastsTheClient) {
-  sim_.call("POST", "/sim/faults", {}, {{"kind", "send"}, {"count", 1}, {"mode", "timeout"}});
+  sim_.call("POST", "/sim/faults", {},
+            {{"kind", "send"}, {"from", kSender}, {"count", 1}, {"mode", "timeout"}});
   auto client = carrier(std::chrono::milliseconds(500));
-  EXPECT_EQ(client.sendMessage("+14165550100", "+14165559003", "x").kind,
+  EXPECT_EQ(client.sendMessage(kSender, "+14165559003", "x").kind,
             CarrierSendResult::Kind::InDoubt);
 }
 
@@ -325,12 +338,13 @@ TEST_F(CarrierSim, TheSendAnswersWaitSecondsIsReadAsTheCarriersQueue) {
 // Issue 50: Telnyx's schema lets errors[].code and carrier.type be null; reading either threw.
 TEST_F(CarrierSim, NullsTelnyxsSchemaAllowsAreReadNotThrown) {
   auto client = carrier();
-  sim_.call("POST", "/sim/faults", {},
-            {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", nullptr}});
+  sim_.call(
+      "POST", "/sim/faults", {},
+      {{"kind", "send"}, {"from", kSender}, {"count", 1}, {"mode", "refuse"}, {"code", nullptr}});
   Reply raw = sim_.call("POST", "/sim/faults", {},
                         {{"kind", "line_type"}, {"number", "+14165559030"}, {"type", nullptr}});
   ASSERT_EQ(raw.status, 201);
-  auto refused = client.sendMessage("+14165550100", "+14165559031", "x");
+  auto refused = client.sendMessage(kSender, "+14165559031", "x");
   EXPECT_EQ(refused.kind, CarrierSendResult::Kind::Refused);
   EXPECT_EQ(refused.error_code, "") << "no code given";
   EXPECT_EQ(sim_.call("GET", "/v2/number_lookup/%2B14165559030?type=carrier", simKey())
@@ -348,7 +362,7 @@ TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
       sim_.call("POST", "/v2/messages", {}, {{"from", "+1"}, {"to", "+1"}, {"text", "x"}}).status,
       401);
   Reply unknown = sim_.call("POST", "/v2/messages", simKey(),
-                            {{"from", "+14165550100"},
+                            {{"from", kSender},
                              {"to", "+14165550101"},
                              {"text", "x"},
                              {"callback", "https://example.ca"}});

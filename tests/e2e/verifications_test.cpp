@@ -244,7 +244,11 @@ TEST_F(Verifications, AnOptOutRefusesAndACarrierRefusalIsRefunded) {
 
   long long before = balanceOf(api, account);
   ASSERT_EQ(sim.call("POST", "/sim/faults", {},
-                     {{"kind", "send"}, {"count", 1}, {"mode", "refuse"}, {"code", "40300"}})
+                     {{"kind", "send"},
+                      {"from", number},
+                      {"count", 1},
+                      {"mode", "refuse"},
+                      {"code", "40300"}})
                 .status,
             201);
   Reply started =

@@ -115,7 +115,8 @@ try {
 
   const fault = await fetch(`http://127.0.0.1:${simPort}/sim/faults`, { method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'send', mode: 'throttle', reset: 30 }) });
+    // Scoped to this check's number: the tests beside it share the simulator.
+    body: JSON.stringify({ kind: 'send', mode: 'throttle', reset: 30, from, window: 'scoped' }) });
   assert.equal(fault.status, 201);
   const throttled = await client.messages.send({ from, to, text: 'Too fast' }).catch((e) => e);
   assert.ok(throttled instanceof Telnyx.RateLimitError, String(throttled));
