@@ -205,6 +205,8 @@ CarrierSendResult HttpCarrierClient::sendMessage(const std::string& from, const 
   } else if (response.status >= 500) {
     // A 502 or 504 can come from a proxy after Telnyx took the text: in doubt, never resent.
     result.kind = CarrierSendResult::Kind::InDoubt;
+  } else if (result.error_code == kTelnyxBlockRuleCode) {
+    result.kind = CarrierSendResult::Kind::OptedOutAtCarrier;
   } else {
     result.kind = CarrierSendResult::Kind::Refused;
   }

@@ -43,6 +43,8 @@ std::chrono::seconds waitAskedByCarrier(const std::string* ratelimit_reset,
 inline constexpr const char* kSimulatorApiKey = "sim-key";
 inline constexpr const char* kSimulatorBaseUrl = "http://127.0.0.1:8090";
 inline constexpr const char* kSimulatorMessagingProfileId = "sim-messaging-profile";
+// Telnyx's "Blocked due to STOP message": a send refused by its own opt-out block rule.
+inline constexpr const char* kTelnyxBlockRuleCode = "40300";
 // The simulator signs its callbacks as Telnyx does, with this published Ed25519 key pair (base64
 // of the raw 32 bytes); a production process refuses the public one, since anyone can sign with
 // its private half.

@@ -114,6 +114,13 @@ struct Families {
           .Name("smsgw_auto_replies_not_queued_total")
           .Help("Automatic replies to STOP, START or HELP that could not be queued, by keyword")
           .Register(*registry);
+  prometheus::Family<prometheus::Counter>& carrier_opt_outs =
+      BuildCounter()
+          .Name("smsgw_carrier_opt_out_refusals_total")
+          .Help(
+              "Sends the carrier refused for an opt-out it keeps itself (Telnyx 40300): its own "
+              "opt-out handling is on")
+          .Register(*registry);
   prometheus::Family<prometheus::Gauge>& outbox_rows =
       BuildGauge()
           .Name("smsgw_outbox_unpublished_rows")
@@ -231,6 +238,10 @@ void outboxBacklog(long long rows, double oldest_age_seconds) {
 
 void webhooksDisabled(long long endpoints) {
   families().disabled_webhooks.Add({}).Set(static_cast<double>(endpoints));
+}
+
+void carrierOptOutRefusal() {
+  families().carrier_opt_outs.Add({}).Increment();
 }
 
 void releasesInDoubt(long long numbers) {

@@ -45,5 +45,7 @@ void webhooksDisabled(long long endpoints);
 // Rent-billing worker: numbers whose release the carrier has not confirmed after a retry (the
 // customer pays no rent for them; the carrier may still bill the operator).
 void releasesInDoubt(long long numbers);
+// A send the carrier refused for an opt-out it keeps itself (Telnyx's block rules).
+void carrierOptOutRefusal();
 
 }  // namespace smsgw::metrics

@@ -12,12 +12,15 @@ namespace smsgw {
 
 struct CarrierSendResult {
   enum class Kind {
-    Accepted,     // the carrier took it: carrier_message_id and parts are set
-    Refused,      // 4xx: the carrier will never send it (error_code is the carrier's code)
-    Throttled,    // 429: slow down or queue full; safe to resend later
-    Unavailable,  // the request never reached the carrier (no connection): surely not sent
-    InDoubt,      // a 5xx, a reset or no answer in time after the request was written: the
-                  // carrier may have sent it, and Telnyx's send has no idempotency key
+    Accepted,           // the carrier took it: carrier_message_id and parts are set
+    Refused,            // 4xx: the carrier will never send it (error_code is the carrier's code)
+    Throttled,          // 429: slow down or queue full; safe to resend later
+    Unavailable,        // the request never reached the carrier (no connection): surely not sent
+    InDoubt,            // a 5xx, a reset or no answer in time after the request was written: the
+                        // carrier may have sent it, and Telnyx's send has no idempotency key
+    OptedOutAtCarrier,  // the carrier keeps its own opt-out for the recipient (Telnyx 40300, a
+                        // block rule made by a STOP to any number in the rule's reach): no
+                        // judgement of the destination, and maybe another customer's STOP
   };
   Kind kind = Kind::Unavailable;
   std::string carrier_message_id;

@@ -50,6 +50,10 @@ struct SimConfig {
   int receipt_delay_ms = 300;
   int timeout_fault_ms = 7000;  // longer than the gateway's carrier timeout
   int send_latency_ms = 0;      // how long every accepted send takes to answer (benchmarks)
+  // Telnyx's own handling of stop words: its support article says it blocks at the account
+  // level unless asked, its developer guide at the profile level. The gateway's operator has it
+  // turned off (docs/carrier.md, going live), as the test stack does.
+  std::string opt_out_handling = "account";
 };
 
 // Sends signed callbacks to the gateway from one background thread, each at its due time.
@@ -166,7 +170,8 @@ std::optional<std::string> unknownField(const json& body,
 
 class Simulator {
  public:
-  explicit Simulator(const SimConfig& config) : config_(config), callbacks_(config) {}
+  Simulator(const SimConfig& config, OptOutHandling opt_out_handling)
+      : config_(config), state_(opt_out_handling), callbacks_(config) {}
 
   void routes(Rest::Router& router) {
     using namespace Rest;
@@ -237,6 +242,18 @@ class Simulator {
         !(body["webhook_url"].is_string() && isHttpUrl(body["webhook_url"].get<std::string>()))) {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "webhook_url must be a URL"));
+    }
+    std::string profile =
+        body.contains("messaging_profile_id") && body["messaging_profile_id"].is_string()
+            ? body["messaging_profile_id"].get<std::string>()
+            : "";
+    if (state_.blockedByRule(from, to, profile)) {
+      // Telnyx answers its block rules at the API, 409 (developers.telnyx.com/api/errors/40300).
+      return reply(writer, Http::Code::Conflict,
+                   carrierError("40300", "Blocked due to STOP message",
+                                fmt::format("Messages cannot be sent from '{}' to '{}' due to an "
+                                            "existing block rule.",
+                                            from, to)));
     }
     if (auto fault = state_.takeSendFault(from, to)) {
       if (fault->mode == "throttle") {
@@ -444,23 +461,24 @@ class Simulator {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
-    // A number outside a messaging profile can neither send nor receive: a gateway that orders
-    // one has a number it cannot use, so the simulator refuses the order outright.
-    if (!body.contains("messaging_profile_id") || !body["messaging_profile_id"].is_string() ||
-        body["messaging_profile_id"].get<std::string>().empty()) {
+    // Telnyx's CreateNumberOrderRequest makes the profile optional (a number may join one
+    // later); when given, it is text.
+    const json& profile =
+        body.contains("messaging_profile_id") ? body["messaging_profile_id"] : json();
+    if (!profile.is_null() && !profile.is_string()) {
       return reply(writer, Http::Code::Unprocessable_Entity,
-                   carrierError("10015", "Invalid parameter",
-                                "messaging_profile_id is required for numbers that text"));
+                   carrierError("10015", "Invalid parameter", "messaging_profile_id must be text"));
     }
     if (state_.takeCountedFault("order")) {
       return reply(writer, Http::Code::Internal_Server_Error,
                    carrierError("10007", "Order failed"));
     }
-    auto order = state_.placeOrder(number, body.value("customer_reference", std::string()));
+    auto order = state_.placeOrder(number, body.value("customer_reference", std::string()),
+                                   profile.is_string() ? profile.get<std::string>() : "");
     if (!order)  // not in stock, held, or in another pending order
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("85001", "Number not available"));
-    reply(writer, Http::Code::Ok, {{"data", orderReport(*order, body["messaging_profile_id"])}});
+    reply(writer, Http::Code::Ok, {{"data", orderReport(*order, profile)}});
   }
 
   static json orderReport(const SimOrder& order, const json& messaging_profile_id = nullptr) {
@@ -503,7 +521,8 @@ class Simulator {
             {"record_type", "phone_number"},
             {"phone_number", held.number},
             {"status", held.status},
-            {"messaging_profile_id", "sim-messaging-profile"}};
+            {"messaging_profile_id",
+             held.messaging_profile_id.empty() ? json() : json(held.messaging_profile_id)}};
   }
 
   // DELETE /v2/phone_numbers/{id}: by Telnyx's id for the number, never by the number.
@@ -575,7 +594,8 @@ class Simulator {
   void inbound(const Rest::Request& request, Http::ResponseWriter writer) {
     json body = json::parse(request.body(), nullptr, false);
     if (!body.is_object() || !body.contains("from") || !body.contains("to") ||
-        !body.contains("text")) {
+        !body.contains("text") || !body["from"].is_string() || !body["to"].is_string() ||
+        !body["text"].is_string()) {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    {{"error", "from, to and text are required"}});
     }
@@ -593,6 +613,16 @@ class Simulator {
         {"received_at", formatIso(std::chrono::system_clock::now())},
         {"errors", json::array()}};
     long status = callbacks_.sendNow(webhookEvent("message.received", payload));
+    // Telnyx's own reply to a stop or start word reaches the handset, from the number texted.
+    if (auto auto_reply = state_.autoReplyTo(body["from"], body["to"], text)) {
+      SimMessage telnyx_reply;
+      telnyx_reply.id = crypto::uuid4();
+      telnyx_reply.from = body["to"];
+      telnyx_reply.to = body["from"];
+      telnyx_reply.text = *auto_reply;
+      telnyx_reply.created_at = formatIso(std::chrono::system_clock::now());
+      state_.recordMessage(telnyx_reply);
+    }
     reply(writer, Http::Code::Accepted, {{"id", id}, {"gateway_status", status}});
   }
 
@@ -661,11 +691,15 @@ int main(int argc, char** argv) {
   app.add_option("--send-latency-ms", config.send_latency_ms,
                  "how long every send takes to answer (a slower carrier, for benchmarks)")
       ->envname("SIM_SEND_LATENCY_MS");
+  app.add_option("--opt-out-handling", config.opt_out_handling,
+                 "Telnyx's own handling of STOP: off, profile or account (its default)")
+      ->envname("SIM_OPT_OUT_HANDLING")
+      ->check(CLI::IsMember({"off", "profile", "account"}));
   CLI11_PARSE(app, argc, argv);
 
   std::signal(SIGTERM, [](int) { g_stop = true; });
   std::signal(SIGINT, [](int) { g_stop = true; });
-  Simulator simulator(config);
+  Simulator simulator(config, *parseOptOutHandling(config.opt_out_handling));
   Rest::Router router;
   simulator.routes(router);
   Http::Endpoint endpoint(Address(config.host, Port(static_cast<uint16_t>(config.port))));

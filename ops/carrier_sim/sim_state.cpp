@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "adapters/http_carrier_client.h"
 #include "domain/crypto.h"
 
 namespace smsgw::sim {
@@ -66,8 +67,8 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     if (count < 1) return "count must be at least 1";
     int reset = f.value("reset", 1);
     if (reset < 1 || reset > 3600) return "reset must be 1 to 3600 seconds";
-    std::string code = mode == "refuse" ? "40300" : "";
-    if (f.contains("code")) {  // null: Telnyx's error without a code
+    std::string code = mode == "refuse" ? "40008" : "";  // Telnyx's "Undeliverable"
+    if (f.contains("code")) {                            // null: Telnyx's error without a code
       if (!f["code"].is_string() && !f["code"].is_null()) return "code must be text or null";
       code = f["code"].is_string() ? f["code"].get<std::string>() : "";
     }
@@ -82,6 +83,14 @@ std::optional<std::string> SimState::addFault(const nlohmann::json& f) {
     if (window != "account" && window != "scoped") return "window must be account or scoped";
     if (window == "scoped" && from.empty() && to.empty()) return "a scoped window needs from or to";
     send_faults_.push_back({{mode, code, reset, from, to, window == "scoped"}, count});
+    return std::nullopt;
+  }
+  if (kind == "opt_out_handling") {  // Telnyx's handling of this subscriber's stop words
+    auto handling = parseOptOutHandling(f.value("handling", ""));
+    if (!handling) return "handling must be off, profile or account";
+    if (!f.contains("subscriber") || !f["subscriber"].is_string())
+      return "subscriber is required: the handling applies to that subscriber's texts only";
+    opt_out_handling_for_[f["subscriber"].get<std::string>()] = *handling;
     return std::nullopt;
   }
   if (kind == "receipt") {
@@ -156,6 +165,7 @@ void SimState::clearFaults() {
   send_faults_.clear();
   window_opens_ = {};
   scoped_windows_.clear();
+  opt_out_handling_for_.clear();  // the rules made stay, as Telnyx keeps them
   counted_faults_.clear();
   receipt_faults_.clear();
   line_types_.clear();
@@ -249,7 +259,8 @@ std::string digitsOf(const std::string& number) {
 }  // namespace
 
 std::optional<SimOrder> SimState::placeOrder(const std::string& number,
-                                             const std::string& reference) {
+                                             const std::string& reference,
+                                             const std::string& messaging_profile_id) {
   if (!inInventory(number)) return std::nullopt;
   std::lock_guard lock(mutex_);
   for (const auto& record : numbers_) {
@@ -258,7 +269,7 @@ std::optional<SimOrder> SimState::placeOrder(const std::string& number,
       return std::nullopt;
   }
   SimOrder order{crypto::uuid4(), number, reference, "success", ""};
-  SimNumber record{numericId(), number, "active"};
+  SimNumber record{numericId(), number, "active", messaging_profile_id};
   if (!pending_order_faults_.empty()) {
     order.status = "pending";
     order.settles_to = pending_order_faults_.front();
@@ -327,6 +338,33 @@ std::vector<SimNumber> SimState::numbersMatching(const std::string& digits) cons
     if (digitsOf(record.number).find(digits) != std::string::npos) found.push_back(record);
   }
   return found;
+}
+
+std::string SimState::profileOf(const std::string& number, const std::string& fallback) const {
+  for (const auto& record : numbers_) {
+    if (record.number == number && record.status == "active" &&
+        !record.messaging_profile_id.empty())
+      return record.messaging_profile_id;
+  }
+  return fallback;
+}
+
+std::optional<std::string> SimState::autoReplyTo(const std::string& subscriber,
+                                                 const std::string& number,
+                                                 const std::string& text) {
+  std::lock_guard lock(mutex_);
+  auto scoped = opt_out_handling_for_.find(subscriber);
+  OptOutHandling handling =
+      scoped == opt_out_handling_for_.end() ? opt_out_handling_ : scoped->second;
+  return block_rules_.onInbound(handling, subscriber, number,
+                                profileOf(number, kSimulatorMessagingProfileId), text);
+}
+
+bool SimState::blockedByRule(const std::string& from, const std::string& to,
+                             const std::string& send_profile) const {
+  std::lock_guard lock(mutex_);
+  return block_rules_.blocks(
+      to, profileOf(from, send_profile.empty() ? kSimulatorMessagingProfileId : send_profile));
 }
 
 }  // namespace smsgw::sim

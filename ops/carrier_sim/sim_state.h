@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/carrier_sim/block_rules.h"
+
 namespace smsgw::sim {
 
 struct SimMessage {
@@ -51,6 +53,7 @@ struct SimOrder {
 struct SimNumber {
   std::string id, number;
   std::string status = "active";
+  std::string messaging_profile_id;  // empty: none, which Telnyx's order allows
 };
 
 // The carrier's stock of numbers in an area code: the same numbers on every run and machine,
@@ -62,6 +65,10 @@ bool inInventory(const std::string& e164);
 
 class SimState {
  public:
+  // What Telnyx does with a stop word when no fault says otherwise for the subscriber.
+  explicit SimState(OptOutHandling opt_out_handling = OptOutHandling::Off)
+      : opt_out_handling_(opt_out_handling) {}
+
   void recordMessage(SimMessage message);
   std::vector<SimMessage> messages(const std::string& to_filter) const;  // newest first
   std::optional<SimMessage> message(const std::string& id) const;
@@ -86,7 +93,8 @@ class SimState {
 
   // Orders and the numbers they bring. placeOrder: nothing when the number is not in stock,
   // held, or in a pending order; a pending-order fault makes the order pending.
-  std::optional<SimOrder> placeOrder(const std::string& number, const std::string& reference);
+  std::optional<SimOrder> placeOrder(const std::string& number, const std::string& reference,
+                                     const std::string& messaging_profile_id);
   // By id, or else the newest under `reference`; a pending order settles here first.
   std::optional<SimOrder> findOrder(const std::string& id, const std::string& reference);
   std::optional<SimNumber> heldNumber(const std::string& number) const;  // active
@@ -96,6 +104,15 @@ class SimState {
   // Every record whose digits hold `digits` (all of them when it is empty), as GET
   // /v2/phone_numbers?filter[phone_number]= finds them.
   std::vector<SimNumber> numbersMatching(const std::string& digits) const;
+
+  // Telnyx's own opt-out handling (block_rules.h). A text from a subscriber to `number`:
+  // Telnyx's automatic reply, when it answers one. A send's block: whether a rule refuses it.
+  // A number's profile is the one it was ordered in, else the send's `messaging_profile_id`,
+  // else the simulator's profile (kSimulatorMessagingProfileId).
+  std::optional<std::string> autoReplyTo(const std::string& subscriber, const std::string& number,
+                                         const std::string& text);
+  bool blockedByRule(const std::string& from, const std::string& to,
+                     const std::string& send_profile) const;
 
  private:
   mutable std::mutex mutex_;
@@ -110,6 +127,11 @@ class SimState {
   std::vector<std::string> pending_order_faults_;  // what each next order settles to
   std::vector<SimOrder> orders_;
   std::vector<SimNumber> numbers_;  // every record, oldest first
+  OptOutHandling opt_out_handling_;
+  std::map<std::string, OptOutHandling> opt_out_handling_for_;  // by subscriber, from faults
+  BlockRules block_rules_;
+
+  std::string profileOf(const std::string& number, const std::string& fallback) const;
 };
 
 }  // namespace smsgw::sim

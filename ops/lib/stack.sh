@@ -301,6 +301,9 @@ service_env() {
   export CARRIER_BASE_URL="http://127.0.0.1:$SIM_PORT"
   export CARRIER_API_KEY="${CARRIER_API_KEY:-sim-key}"
   export SIM_GATEWAY_URL="http://127.0.0.1:$API_PORT"
+  # The simulated Telnyx account as the going-live checklist sets the real one up: its own
+  # STOP handling off, ours the only one (docs/carrier.md, step 7).
+  export SIM_OPT_OUT_HANDLING="${SIM_OPT_OUT_HANDLING:-off}"
   # Every send names its webhook URL, as a production deployment should (docs/carrier.md).
   export CARRIER_WEBHOOK_URL="${CARRIER_WEBHOOK_URL-http://127.0.0.1:$API_PORT/carrier/webhooks}"
   export ALLOW_PRIVATE_WEBHOOK_TARGETS="${ALLOW_PRIVATE_WEBHOOK_TARGETS:-true}"

@@ -31,6 +31,7 @@ void failForCarrier(const CarrierSendResult& result) {
     case CarrierSendResult::Kind::InDoubt:
       throw ApiError(ErrorCode::CARRIER_TIMEOUT);
     case CarrierSendResult::Kind::Refused:
+    case CarrierSendResult::Kind::OptedOutAtCarrier:
       throw ApiError(ErrorCode::CARRIER_ERROR, {{"carrier_code", result.error_code}});
     case CarrierSendResult::Kind::Throttled:  // the carrier's wait is the client's
       throw ApiError(ErrorCode::CARRIER_UNAVAILABLE, nullptr,

@@ -12,6 +12,7 @@ constexpr const char* kSimulatedUndeliveredCode = "30003";
 ErrorCode failureCode(CarrierSendResult::Kind kind) {
   switch (kind) {
     case CarrierSendResult::Kind::Refused:
+    case CarrierSendResult::Kind::OptedOutAtCarrier:
       return ErrorCode::CARRIER_ERROR;
     case CarrierSendResult::Kind::InDoubt:
       return ErrorCode::CARRIER_TIMEOUT;  // never retried: the carrier may have sent it
@@ -49,8 +50,17 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
   decision.move = Move::CarrierRefused;
   decision.failure = failureCode(result.kind);
   decision.error_message = std::string(errorInfo(decision.failure).message_en);
-  if (!result.error_code.empty()) decision.error_message += " (carrier " + result.error_code + ")";
+  if (result.kind == CarrierSendResult::Kind::OptedOutAtCarrier) {
+    decision.error_message +=
+        " The recipient opted out at the carrier (carrier " + result.error_code + ").";
+  } else if (!result.error_code.empty()) {
+    decision.error_message += " (carrier " + result.error_code + ")";
+  }
+  // Only the carrier's judgement of the destination counts toward UNDELIVERABLE_NUMBER. An
+  // opt-out the carrier keeps may come from a STOP another customer received (its block rules
+  // reach a whole profile or account): counting it would shut this customer out for 90 days.
   decision.counts_against_destination = result.kind == CarrierSendResult::Kind::Refused;
+  decision.opted_out_at_carrier = result.kind == CarrierSendResult::Kind::OptedOutAtCarrier;
   decision.in_doubt = result.kind == CarrierSendResult::Kind::InDoubt;
   if (result.kind == CarrierSendResult::Kind::Throttled) {
     decision.requeue = true;

@@ -32,6 +32,9 @@ struct HandoffDecision {
   std::string error_message;
   // Refused by the carrier's judgement of the destination: counts toward undeliverable.
   bool counts_against_destination = false;
+  // Refused by the carrier's own opt-out handling, which the operator should have had turned
+  // off (docs/carrier.md): counted and logged by the caller.
+  bool opted_out_at_carrier = false;
   // Throttled (the carrier surely did not send it): back in the queue until the carrier's
   // window resets, still charged; `failure` stands when it has waited too long already.
   // In doubt (the carrier may have sent it): kept QUEUED and charged until its receipt settles
@@ -60,6 +63,6 @@ struct SimulatedHandoff {
 SimulatedHandoff simulateHandoff(const std::string& message_id, const std::string& to);
 
 // The carrier code a simulated refusal carries.
-inline constexpr const char* kSimulatedRefusalCode = "40300";
+inline constexpr const char* kSimulatedRefusalCode = "40008";
 
 }  // namespace smsgw::messaging

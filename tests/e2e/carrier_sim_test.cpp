@@ -196,14 +196,20 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
       simKey());
   ASSERT_EQ(found.status, 200);
   ASSERT_EQ(found.body["data"].size(), 3u);
-  std::vector<std::string> fresh = neverHeld("613", 1);
-  ASSERT_EQ(fresh.size(), 1u);
+  std::vector<std::string> fresh = neverHeld("613", 2);
+  ASSERT_EQ(fresh.size(), 2u);
   std::string number = fresh[0];
   EXPECT_TRUE(number.starts_with("+1613"));
   nlohmann::json order = {{"phone_numbers", {{{"phone_number", number}}}}};
-  Reply without_profile = sim_.call("POST", "/v2/number_orders", simKey(), order);
-  EXPECT_EQ(without_profile.status, 422) << "a number outside a messaging profile cannot text";
-  EXPECT_EQ(without_profile.body["errors"][0]["code"], "10015");
+  // Issue 50: Telnyx's order request makes messaging_profile_id optional.
+  nlohmann::json without_profile = {{"phone_numbers", {{{"phone_number", fresh[1]}}}}};
+  EXPECT_EQ(sim_.call("POST", "/v2/number_orders", simKey(), without_profile).status, 200);
+  ASSERT_EQ(listing(fresh[1].substr(1)).size(), 1u);
+  EXPECT_TRUE(listing(fresh[1].substr(1))[0]["messaging_profile_id"].is_null());
+  order["messaging_profile_id"] = 7;
+  Reply not_text = sim_.call("POST", "/v2/number_orders", simKey(), order);
+  EXPECT_EQ(not_text.status, 422);
+  EXPECT_EQ(not_text.body["errors"][0]["code"], "10015");
   order["messaging_profile_id"] = kSimulatorMessagingProfileId;
   nlohmann::json with_unknown = order;
   with_unknown["sms_enabled"] = true;
@@ -213,6 +219,7 @@ TEST_F(CarrierSim, SearchOrderAndReleaseNumbersWithTheirFaults) {
       << "already ordered";
   nlohmann::json listed = listing(number.substr(1));
   ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0]["messaging_profile_id"], kSimulatorMessagingProfileId);
   std::string id = listed[0]["id"];
   EXPECT_NE(id, number) << "Telnyx names a number by its own id";
   EXPECT_EQ(sim_.call("DELETE", "/v2/phone_numbers/%2B" + number.substr(1), simKey()).status, 404)
@@ -369,4 +376,38 @@ TEST_F(CarrierSim, RefusesBadFaultsAndUnauthenticatedCarrierCalls) {
   EXPECT_EQ(unknown.status, 422) << "Telnyx refuses fields its schema does not have";
   EXPECT_NE(unknown.body["errors"][0]["detail"].get<std::string>().find("callback"),
             std::string::npos);
+}
+
+// Issue 50: "When you attempt to message a blocked recipient, the API returns" code 40300,
+// "Blocked due to STOP message" (Telnyx's opt-out guide; 409 on its error page). The adapter
+// reads it as the carrier's own opt-out, not as a judgement of the destination.
+TEST_F(CarrierSim, ABlockRuleRefusesWith40300AndTheAdapterReadsItAsTheCarriersOptOut) {
+  std::string handset = randomSubscriber("416");
+  ASSERT_EQ(
+      sim_.call("POST", "/sim/faults", {},
+                {{"kind", "opt_out_handling"}, {"handling", "profile"}, {"subscriber", handset}})
+          .status,
+      201);
+  Reply stop =
+      sim_.call("POST", "/sim/inbound", {}, {{"from", handset}, {"to", kSender}, {"text", "Stop"}});
+  ASSERT_EQ(stop.status, 202);
+  Reply texts = sim_.call("GET", "/sim/messages?to=%2B" + handset.substr(1));
+  ASSERT_EQ(texts.body["data"].size(), 1u) << "Telnyx's own reply";
+  EXPECT_EQ(texts.body["data"][0]["from"], kSender);
+
+  Reply raw = sim_.call("POST", "/v2/messages", simKey(),
+                        {{"from", "+14165550101"},
+                         {"to", handset},
+                         {"text", "x"},
+                         {"messaging_profile_id", kSimulatorMessagingProfileId}});
+  EXPECT_EQ(raw.status, 409) << "another number of the same profile";
+  EXPECT_EQ(raw.body["errors"][0]["code"], "40300");
+  EXPECT_EQ(raw.body["errors"][0]["title"], "Blocked due to STOP message");
+  auto refused = carrier().sendMessage(kSender, handset, "x");
+  EXPECT_EQ(refused.kind, CarrierSendResult::Kind::OptedOutAtCarrier);
+  EXPECT_EQ(refused.error_code, "40300");
+
+  sim_.call("POST", "/sim/inbound", {}, {{"from", handset}, {"to", kSender}, {"text", "START"}});
+  EXPECT_EQ(carrier().sendMessage(kSender, handset, "x").kind, CarrierSendResult::Kind::Accepted)
+      << "START to the number texted lifts the rule";
 }

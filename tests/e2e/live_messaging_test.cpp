@@ -160,7 +160,7 @@ TEST_F(LiveMessaging, ASendTheBalanceCannotCoverIs402) {
 
 TEST_F(LiveMessaging, ACarrierRefusalFailsAndRefunds) {
   long long before = balanceOf(api, account);
-  sendFault({{"count", 1}, {"mode", "refuse"}, {"code", "40300"}});
+  sendFault({{"count", 1}, {"mode", "refuse"}, {"code", "40008"}});
   Reply sent = send(subscriber, "Hi");
   ASSERT_EQ(sent.status, 201) << sent.raw_body;
   ASSERT_TRUE(reaches(sent.body["id"], "FAILED"));

@@ -248,7 +248,7 @@ TEST_F(Verifications, AnOptOutRefusesAndACarrierRefusalIsRefunded) {
                       {"from", number},
                       {"count", 1},
                       {"mode", "refuse"},
-                      {"code", "40300"}})
+                      {"code", "40008"}})
                 .status,
             201);
   Reply started =

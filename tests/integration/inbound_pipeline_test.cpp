@@ -196,7 +196,7 @@ TEST_F(InboundPipelineTest, ACarrierRefusalFailsTheReplyWithoutRetrying) {
   carrier_.on_send = [](const FakeCarrier::SentText&) {
     CarrierSendResult refused;
     refused.kind = CarrierSendResult::Kind::Refused;
-    refused.error_code = "40300";
+    refused.error_code = "40008";
     return refused;
   };
   sender_(outboundRecord(autoReplyId("HELP")));

@@ -31,7 +31,7 @@ TEST(CarrierSimFaults, AFaultScopedToARecipientMeetsSendsFromAnyNumber) {
   EXPECT_FALSE(state.takeSendFault(kOurs, "+16135550198"));
   auto met = state.takeSendFault(kTheirs, kHandset);
   ASSERT_TRUE(met);
-  EXPECT_EQ(met->code, "40300") << "a refusal's default code";
+  EXPECT_EQ(met->code, "40008") << "a refusal's default code: Telnyx's Undeliverable";
 }
 
 TEST(CarrierSimFaults, AnUnscopedThrottleShutsTheWholeAccount) {

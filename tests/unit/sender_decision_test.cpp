@@ -71,9 +71,25 @@ TEST(SenderDecision, AThrottledSendIsQueuedAgainForTheCarriersWindow) {
 }
 
 TEST(SenderDecision, TheCarriersOwnCodeIsKeptInTheMessagesText) {
-  auto decision = decideHandoff({CarrierSendResult::Kind::Refused, "", 0, "40300", "x"}, 2, 2);
+  auto decision = decideHandoff({CarrierSendResult::Kind::Refused, "", 0, "40008", "x"}, 2, 2);
   EXPECT_EQ(decision.error_message,
-            std::string(errorInfo(ErrorCode::CARRIER_ERROR).message_en) + " (carrier 40300)");
+            std::string(errorInfo(ErrorCode::CARRIER_ERROR).message_en) + " (carrier 40008)");
+}
+
+// Issue 50: Telnyx's 40300 is its own block rule, made by a STOP to any number of the profile
+// or account, maybe another customer's. It fails and refunds the send like a refusal, says why,
+// and never counts toward UNDELIVERABLE_NUMBER.
+TEST(SenderDecision, AnOptOutTheCarrierKeepsFailsTheSendWithoutCountingAgainstTheRecipient) {
+  auto decision =
+      decideHandoff({CarrierSendResult::Kind::OptedOutAtCarrier, "", 0, "40300", "x"}, 2, 2);
+  EXPECT_EQ(decision.move, Move::CarrierRefused);
+  EXPECT_EQ(decision.failure, ErrorCode::CARRIER_ERROR);
+  EXPECT_FALSE(decision.counts_against_destination);
+  EXPECT_TRUE(decision.opted_out_at_carrier);
+  EXPECT_FALSE(decision.requeue);
+  EXPECT_FALSE(decision.in_doubt);
+  EXPECT_EQ(decision.error_message, std::string(errorInfo(ErrorCode::CARRIER_ERROR).message_en) +
+                                        " The recipient opted out at the carrier (carrier 40300).");
 }
 
 TEST(SenderDecision, TestMessagesFollowTheMagicNumbers) {

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "adapters/log.h"
+#include "adapters/metrics.h"
 #include "services/messaging/deferral.h"
 #include "services/messaging/handoffs.h"
 #include "services/verifications/verifications.h"
@@ -54,6 +55,13 @@ CarrierCallMade callCarrier(WorkerContext& context, CarrierClient& carrier, Carr
   }
   messaging::HandoffDecision decision =
       messaging::decideHandoff(result, message.charge.cost_cents, message.part_price_cents);
+  if (decision.opted_out_at_carrier) {
+    metrics::carrierOptOutRefusal();
+    spdlog::warn(
+        "carrier refused {} for an opt-out it keeps itself: its opt-out handling is on, and a "
+        "STOP to any customer's number blocks them all (docs/carrier.md, going live)",
+        message_id);
+  }
   // The throttled message goes when the hold ends, first among those it held (it was first).
   decision.requeue_until = answered_at + decision.requeue_after;
   return {HandoffOutcome::Settled,
