@@ -83,7 +83,10 @@ class CallbackQueue {
   // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
   long sendNow(const json& event, int attempt = 1, const std::string& url = "") {
     const std::string& to = url.empty() ? url_ : url;
-    json body = {{"data", event}, {"meta", {{"attempt", attempt}, {"delivered_to", to}}}};
+    json body = {{"data", event}};
+    // Telnyx's document gives delivery webhooks a meta object and inbound ones none.
+    if (event.value("event_type", "") != "message.received")
+      body["meta"] = {{"attempt", attempt}, {"delivered_to", to}};
     std::string text = body.dump();
     long long ts = unixSeconds(std::chrono::system_clock::now());
     auto response =
@@ -228,6 +231,13 @@ class Simulator {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid request"));
     }
+    for (const char* field : {"from", "to", "text"}) {  // Telnyx's schema: each is a string
+      if (!body[field].is_string()) {
+        return reply(
+            writer, Http::Code::Unprocessable_Entity,
+            carrierError("10015", "Invalid parameter", fmt::format("{} must be a string", field)));
+      }
+    }
     if (auto field = unknownField(
             body, {"from", "to", "text", "messaging_profile_id", "subject", "media_urls",
                    "webhook_url", "webhook_failover_url", "use_profile_webhooks", "type",
@@ -317,8 +327,7 @@ class Simulator {
              {"to", json::array({{{"phone_number", message.to}, {"status", "queued"}}})},
              {"text", message.text},
              {"parts", message.parts},
-             {"wait_seconds", state_.queueWaitOf(message.from)},
-             {"created_at", message.created_at}}}});
+             {"wait_seconds", state_.queueWaitOf(message.from)}}}});
   }
 
   // The message as Telnyx reports it, at `status`: in its webhooks, and to
@@ -367,10 +376,8 @@ class Simulator {
   void lookup(const Rest::Request& request, Http::ResponseWriter writer) {
     if (refusedUnauthenticated(request, writer)) return;
     std::string number = e164From(request.param(":number").as<std::string>());
-    json data = {{"phone_number", number},
-                 {"country_code", "CA"},
-                 {"record_type", "number_lookup"},
-                 {"valid_number", true}};
+    json data = {
+        {"phone_number", number}, {"country_code", "CA"}, {"record_type", "number_lookup"}};
     // As Telnyx: the carrier and its line type only when asked for with type=carrier.
     if (request.query().get("type").value_or("") == "carrier") {
       std::string type = state_.lineTypeOf(number);  // "": null, as Telnyx's schema allows
@@ -478,20 +485,23 @@ class Simulator {
     if (!order)  // not in stock, held, or in another pending order
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("85001", "Number not available"));
-    reply(writer, Http::Code::Ok, {{"data", orderReport(*order, profile)}});
+    reply(writer, Http::Code::Ok, {{"data", orderReport(*order)}});
   }
 
-  static json orderReport(const SimOrder& order, const json& messaging_profile_id = nullptr) {
-    return {{"id", order.id},
-            {"record_type", "number_order"},
-            {"status", order.status},
-            {"customer_reference", order.reference},
-            {"messaging_profile_id", messaging_profile_id},
-            {"phone_numbers_count", 1},
-            {"phone_numbers", json::array({{{"id", crypto::uuid4()},
-                                            {"record_type", "number_order_phone_number"},
-                                            {"phone_number", order.number},
-                                            {"status", order.status}}})}};
+  // An order as Telnyx's NumberOrderWithPhoneNumbers gives it, or in a list as its NumberOrder
+  // (whose numbers carry only their id and number).
+  static json orderReport(const SimOrder& order, bool listed = false) {
+    json number = {{"id", order.number_id}, {"phone_number", order.number}};
+    if (!listed) {
+      number["record_type"] = "number_order_phone_number";
+      number["status"] = order.status;
+    }
+    json report = {{"id", order.id},           {"record_type", "number_order"},
+                   {"status", order.status},   {"customer_reference", order.reference},
+                   {"phone_numbers_count", 1}, {"phone_numbers", json::array({number})}};
+    if (!order.messaging_profile_id.empty())
+      report["messaging_profile_id"] = order.messaging_profile_id;
+    return report;
   }
 
   // GET /v2/number_orders/{id}: a pending order may settle when read.
@@ -508,7 +518,7 @@ class Simulator {
     std::string reference = queryValue(request, "filter[customer_reference]");
     json data = json::array();
     if (auto order = reference.empty() ? std::nullopt : state_.findOrder("", reference))
-      data.push_back(orderReport(*order));
+      data.push_back(orderReport(*order, true));
     reply(writer, Http::Code::Ok, {{"data", data}, {"meta", pageMeta(data.size())}});
   }
 
@@ -516,11 +526,19 @@ class Simulator {
     return {{"page_number", 1}, {"page_size", 20}, {"total_pages", 1}, {"total_results", results}};
   }
 
+  // A number as Telnyx's PhoneNumberDetailed gives it, with every field its schema requires.
   static json numberReport(const SimNumber& held) {
     return {{"id", held.id},
             {"record_type", "phone_number"},
             {"phone_number", held.number},
             {"status", held.status},
+            {"country_iso_alpha2", "CA"},
+            {"phone_number_type", held.number.starts_with("+18") ? "toll_free" : "local"},
+            {"tags", json::array()},
+            {"external_pin", nullptr},
+            {"deletion_lock_enabled", false},
+            {"created_at", held.created_at},
+            {"purchased_at", held.created_at},
             {"messaging_profile_id",
              held.messaging_profile_id.empty() ? json() : json(held.messaging_profile_id)}};
   }
@@ -538,7 +556,11 @@ class Simulator {
       return notFound(writer);
     SimNumber deleted = *held;
     deleted.status = "deleted";
-    reply(writer, Http::Code::Ok, {{"data", numberReport(deleted)}});
+    json report = numberReport(deleted);
+    // Telnyx's PhoneNumberDeletedDetailed: no country, and a PIN that is text when given.
+    report.erase("country_iso_alpha2");
+    report.erase("external_pin");
+    reply(writer, Http::Code::Ok, {{"data", report}});
   }
 
   // GET /v2/phone_numbers/{id}.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "adapters/http_carrier_client.h"
+#include "domain/clock.h"
 #include "domain/crypto.h"
 
 namespace smsgw::sim {
@@ -268,8 +269,10 @@ std::optional<SimOrder> SimState::placeOrder(const std::string& number,
         (record.status == "active" || record.status == "purchase-pending"))
       return std::nullopt;
   }
-  SimOrder order{crypto::uuid4(), number, reference, "success", ""};
-  SimNumber record{numericId(), number, "active", messaging_profile_id};
+  SimOrder order{crypto::uuid4(),      number,    reference, crypto::uuid4(),
+                 messaging_profile_id, "success", ""};
+  SimNumber record{numericId(), number, "active", messaging_profile_id,
+                   formatIso(std::chrono::system_clock::now())};
   if (!pending_order_faults_.empty()) {
     order.status = "pending";
     order.settles_to = pending_order_faults_.front();

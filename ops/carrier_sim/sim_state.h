@@ -43,7 +43,9 @@ struct ReceiptFault {
 // placed under. A pending order settles to `settles_to` the first time it is read.
 struct SimOrder {
   std::string id, number, reference;
-  std::string status;      // pending, success, failure
+  std::string number_id;             // the order's record of the number (a UUID at Telnyx)
+  std::string messaging_profile_id;  // empty: none given
+  std::string status;                // pending, success, failure
   std::string settles_to;  // what a pending order becomes when read: success, failure, pending
 };
 
@@ -54,6 +56,7 @@ struct SimNumber {
   std::string id, number;
   std::string status = "active";
   std::string messaging_profile_id;  // empty: none, which Telnyx's order allows
+  std::string created_at;            // ISO 8601, when it was ordered
 };
 
 // The carrier's stock of numbers in an area code: the same numbers on every run and machine,

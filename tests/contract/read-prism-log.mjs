@@ -2,25 +2,12 @@
 // violation Prism found in an answer (request violations are the tests' own doing: they send
 // bad requests on purpose). Prints a summary; exits 1 when any answer broke the document.
 // Usage: node read-prism-log.mjs prism.log openapi.yaml
-import fs from 'node:fs';
-import yaml from 'js-yaml';
+import {loadYaml, logLines, operationCount, operationNamer} from './prism-log.mjs';
 
 const [logFile, docFile] = process.argv.slice(2);
-const strip = (line) => line.replace(/\x1b\[[0-9;]*m/g, '');
-const lines = fs.readFileSync(logFile, 'utf8').split('\n').map(strip);
-const doc = yaml.load(fs.readFileSync(docFile, 'utf8'));
-
-// Path templates, to name each request by its operation.
-const templates = Object.keys(doc.paths).map((path) => ({
-  path,
-  pattern: new RegExp('^' + path.replace(/\{[^}]+\}/g, '[^/]+') + '$'),
-}));
-const operationOf = (method, url) => {
-  const path = url.split('?')[0];
-  const exact = templates.find((t) => t.path === path);
-  const match = exact || templates.find((t) => t.pattern.test(path));
-  return `${method.toUpperCase()} ${match ? match.path : path}`;
-};
+const lines = logLines(logFile);
+const doc = loadYaml(docFile);
+const operationOf = operationNamer(doc);
 
 let current = null;
 const seen = new Map();        // "METHOD /path" -> set of statuses
@@ -48,10 +35,7 @@ for (const line of lines) {
   }
 }
 
-let operations = 0;
-for (const [path, item] of Object.entries(doc.paths)) {
-  for (const method of ['get', 'post', 'put', 'patch', 'delete']) if (item[method]) operations++;
-}
+const operations = operationCount(doc);
 const answers = [...seen.values()].reduce((n, s) => n + s.size, 0);
 console.log(`contract: ${seen.size} of ${operations} documented operations reached, ` +
             `${answers} distinct (operation, status) answers; ${remocked} upstream 501s ` +

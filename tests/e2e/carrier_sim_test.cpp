@@ -9,6 +9,7 @@
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
 #include "domain/crypto.h"
+#include "tests/support/eventually.h"
 #include "tests/support/http_test_client.h"
 #include "tests/support/numbers.h"
 #include "tests/support/test_env.h"
@@ -19,12 +20,15 @@ using namespace smsgw::testing;
 
 namespace {
 
+// The adapter under test speaks to carrierUrl(): the simulator, or Telnyx's document in a
+// validating proxy before it (tests/contract/telnyx). Raw calls (sim_) go straight to the
+// simulator: some are malformed on purpose.
 // The number these tests send from; their send faults name it, so that no other test's send
 // (an owner's code through the running stack) meets them.
 const std::string kSender = "+14165550100";
 
 HttpCarrierClient carrier(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
-  return HttpCarrierClient({simUrl(), "sim-key", kSimulatorMessagingProfileId, timeout, ""});
+  return HttpCarrierClient({carrierUrl(), "sim-key", kSimulatorMessagingProfileId, timeout, ""});
 }
 
 Headers simKey() {
@@ -135,8 +139,8 @@ TEST_F(CarrierSim, AThrottleShutsTheWindowAsTelnyxDoesAndSaysForHowLong) {
 
 TEST_F(CarrierSim, ASendsWebhookUrlTakesItsCallbacksSignedAsTheProfilesWouldBe) {
   WebhookReceiver receiver;
-  HttpCarrierClient client(
-      {simUrl(), "sim-key", kSimulatorMessagingProfileId, std::chrono::seconds(2), receiver.url()});
+  HttpCarrierClient client({carrierUrl(), "sim-key", kSimulatorMessagingProfileId,
+                            std::chrono::seconds(2), receiver.url()});
   auto sent = client.sendMessage(kSender, "+14165559003", "Where do receipts go?");
   ASSERT_EQ(sent.kind, CarrierSendResult::Kind::Accepted);
   auto callbacks = receiver.waitFor(2, std::chrono::seconds(15));
@@ -342,8 +346,11 @@ TEST_F(CarrierSim, TheSendAnswersWaitSecondsIsReadAsTheCarriersQueue) {
       422);
 }
 
-// Issue 50: Telnyx's schema lets errors[].code and carrier.type be null; reading either threw.
-TEST_F(CarrierSim, NullsTelnyxsSchemaAllowsAreReadNotThrown) {
+// Issue 50: reading a null errors[].code or carrier.type threw. Telnyx's document gives both as
+// strings (the contract run, tests/contract/telnyx, found the simulator answering null outside
+// it), but an answer from the carrier is input: a null, or a line type the document does not
+// list yet, is read, not thrown. The contract run leaves this test out by name.
+TEST_F(CarrierSim, ValuesOutsideTelnyxsDocumentAreReadNotThrown) {
   auto client = carrier();
   sim_.call(
       "POST", "/sim/faults", {},
@@ -410,4 +417,29 @@ TEST_F(CarrierSim, ABlockRuleRefusesWith40300AndTheAdapterReadsItAsTheCarriersOp
   sim_.call("POST", "/sim/inbound", {}, {{"from", handset}, {"to", kSender}, {"text", "START"}});
   EXPECT_EQ(carrier().sendMessage(kSender, handset, "x").kind, CarrierSendResult::Kind::Accepted)
       << "START to the number texted lifts the rule";
+}
+
+// The adapter's two reads not met above: a search (toll-free too) and a message's status, which
+// the reconciler asks for when a receipt never came. Through the contract run's proxy, these are
+// the requests Telnyx's document judges.
+TEST_F(CarrierSim, TheAdapterSearchesNumbersAndReadsAMessagesStatus) {
+  auto client = carrier();
+  auto local = client.searchNumbers("613", 2);
+  ASSERT_TRUE(local.ok) << local.error_detail;
+  ASSERT_EQ(local.numbers.size(), 2u);
+  EXPECT_TRUE(local.numbers[0].phone_number.starts_with("+1613"));
+  auto toll_free = client.searchNumbers("800", 1);
+  ASSERT_TRUE(toll_free.ok) << toll_free.error_detail;
+  ASSERT_EQ(toll_free.numbers.size(), 1u);
+  EXPECT_TRUE(toll_free.numbers[0].phone_number.starts_with("+1800"));
+
+  auto sent = client.sendMessage(kSender, randomSubscriber("416"), "status?");
+  ASSERT_EQ(sent.kind, CarrierSendResult::Kind::Accepted);
+  CarrierMessageStatus read;
+  ASSERT_TRUE(eventually([&] {
+    read = client.messageStatus(sent.carrier_message_id);
+    return read.ok && read.status == "delivered";
+  })) << read.status;
+  EXPECT_FALSE(client.messageStatus("40000000-0000-4000-8000-000000000000").ok)
+      << "an id the carrier does not know";
 }

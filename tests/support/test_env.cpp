@@ -12,4 +12,9 @@ std::string requiredEnv(const char* name) {
   return value;
 }
 
+std::string carrierUrl() {
+  const char* proxy = std::getenv("CARRIER_URL");
+  return proxy && *proxy ? proxy : simUrl();
+}
+
 }  // namespace smsgw::testing

@@ -12,5 +12,8 @@ inline std::string apiUrl() {
 inline std::string simUrl() {
   return requiredEnv("SIM_URL");
 }
+// Where the carrier adapter under test sends Telnyx's API calls: the simulator, or a validating
+// proxy in front of it holding Telnyx's document (tests/contract/telnyx) when CARRIER_URL is set.
+std::string carrierUrl();
 
 }  // namespace smsgw::testing
