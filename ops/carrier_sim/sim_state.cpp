@@ -337,8 +337,8 @@ bool SimState::isOrdered(const std::string& number) const {
 std::vector<SimNumber> SimState::numbersMatching(const std::string& digits) const {
   std::lock_guard lock(mutex_);
   std::vector<SimNumber> found;
-  for (const auto& record : numbers_) {
-    if (digitsOf(record.number).find(digits) != std::string::npos) found.push_back(record);
+  for (auto record = numbers_.rbegin(); record != numbers_.rend(); ++record) {  // newest first
+    if (digitsOf(record->number).find(digits) != std::string::npos) found.push_back(*record);
   }
   return found;
 }

@@ -104,8 +104,8 @@ class SimState {
   std::optional<SimNumber> heldNumberById(const std::string& id) const;  // active
   bool releaseById(const std::string& id);          // false when no active number has this id
   bool isOrdered(const std::string& number) const;  // active, or in a pending order
-  // Every record whose digits hold `digits` (all of them when it is empty), as GET
-  // /v2/phone_numbers?filter[phone_number]= finds them.
+  // Every record whose digits hold `digits` (all of them when it is empty), newest first, as
+  // GET /v2/phone_numbers?filter[phone_number]= finds them.
   std::vector<SimNumber> numbersMatching(const std::string& digits) const;
 
   // Telnyx's own opt-out handling (block_rules.h). A text from a subscriber to `number`:
