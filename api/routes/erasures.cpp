@@ -13,7 +13,8 @@ ApiResponse erase(App& app, ApiRequest& req) {
   if (!req.who().live()) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
   const auto& body = requireObjectBody(req);
   std::string phone = requirePhone(requireString(body, "phone_number", 20), "phone_number").str();
-  return ApiResponse::json(201, compliance::eraseSubscriber(app.db, req.who().account_id, phone));
+  return ApiResponse::json(
+      201, compliance::eraseSubscriber(app.db, req.who().account_id, phone, app.clock.now()));
 }
 
 }  // namespace

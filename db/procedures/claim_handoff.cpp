@@ -9,8 +9,8 @@ namespace smsgw::db {
 const Procedure kClaimHandoff{"claim_handoff",
                               {{"p_id", "text"}, {"p_now", "timestamp with time zone"}},
                               "TABLE(account_id text, from_number text, to_number text, body "
-                              "text, cost_cents bigint, send_attempt integer, part_price_cents "
-                              "integer)"};
+                              "text, is_verification boolean, cost_cents bigint, send_attempt "
+                              "integer, part_price_cents integer)"};
 
 const Procedure kHandoffState{
     "handoff_state",
@@ -21,8 +21,8 @@ std::optional<ClaimedHandoff> claimHandoff(soci::session& sql, const HandoffClai
   // Prepared: one call per message handed off.
   static const PreparedStatement claim(
       "claim_handoff",
-      kClaimHandoff.preparedText(
-          "account_id, from_number, to_number, body, cost_cents, send_attempt, part_price_cents"));
+      kClaimHandoff.preparedText("account_id, from_number, to_number, body, is_verification::int, "
+                                 "cost_cents, send_attempt, part_price_cents"));
   std::vector<Row> rows = claim.run(sql, {request.message_id, formatIso(request.now)});
   if (rows.empty()) return std::nullopt;
   Row& row = rows.front();
@@ -31,9 +31,10 @@ std::optional<ClaimedHandoff> claimHandoff(soci::session& sql, const HandoffClai
   claimed.from_number = textOr(row[1]);
   claimed.to_number = textOr(row[2]);
   claimed.body = std::move(row[3]);
-  claimed.cost_cents = integerOf(row[4]);
-  claimed.send_attempt = static_cast<int>(integerOf(row[5]));
-  claimed.part_price_cents = static_cast<int>(integerOf(row[6]));
+  claimed.is_verification = integerOf(row[4]) != 0;
+  claimed.cost_cents = integerOf(row[5]);
+  claimed.send_attempt = static_cast<int>(integerOf(row[6]));
+  claimed.part_price_cents = static_cast<int>(integerOf(row[7]));
   return claimed;
 }
 

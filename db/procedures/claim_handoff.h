@@ -22,6 +22,7 @@ struct HandoffClaimRequest {
 struct ClaimedHandoff {
   std::string account_id, from_number, to_number;
   std::optional<std::string> body;  // none: a verification's, texted from its sealed code
+  bool is_verification = false;
   long long cost_cents = 0;
   int send_attempt = 0;
   int part_price_cents = 0;

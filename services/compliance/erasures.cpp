@@ -6,6 +6,7 @@
 #include "domain/crypto.h"
 #include "domain/errors.h"
 #include "domain/ids.h"
+#include "services/messaging/erased_recipient.h"
 
 namespace smsgw::compliance {
 namespace {
@@ -30,7 +31,7 @@ int changed(soci::session& sql, const std::string& statement, const Subject& sub
 }  // namespace
 
 nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
-                               const std::string& phone) {
+                               const std::string& phone, TimePoint now) {
   std::string digest = crypto::sha256Hex(phone);
   std::string token = "erased:" + digest.substr(0, 16);
 
@@ -45,6 +46,9 @@ nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
 
   Subject subject{account, phone, token};
   nlohmann::json counts;
+  // First, before the number turns into the token: what has not left is not sent to no one.
+  counts["messages_cancelled"] =
+      messaging::cancelSendsToErasedNumber(*sql, account, phone, token, now);
   counts["messages_anonymized"] =
       changed(*sql,
               "UPDATE messages SET body = NULL, body_purged = true, "

@@ -13,12 +13,15 @@
 #include <string>
 
 #include "db/database.h"
+#include "domain/clock.h"
 
 namespace smsgw::compliance {
 
 // Erases `phone` (E.164) within the account: {id, phone_number_sha256, counts, created_at}.
-// Throws ApiError CANNOT_ERASE_OWN_NUMBER for the account's verified phone or a number it holds.
+// Sends to it that have not reached the carrier are cancelled first and refunded
+// (messaging/erased_recipient.h). Throws ApiError CANNOT_ERASE_OWN_NUMBER for the account's
+// verified phone or a number it holds.
 nlohmann::json eraseSubscriber(db::Database& db, const std::string& account_id,
-                               const std::string& phone);
+                               const std::string& phone, TimePoint now);
 
 }  // namespace smsgw::compliance

@@ -29,7 +29,7 @@ OutgoingMessage outgoing(const std::string& id, db::ClaimedHandoff claimed) {
   message.charge = {id, std::move(claimed.account_id), claimed.send_attempt, claimed.cost_cents};
   message.from = std::move(claimed.from_number);
   message.to = std::move(claimed.to_number);
-  message.verification = !claimed.body;
+  message.verification = claimed.is_verification;  // its kind: a purged body is no code
   if (claimed.body) message.body = std::move(*claimed.body);
   message.part_price_cents = claimed.part_price_cents;
   return message;

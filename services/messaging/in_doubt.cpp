@@ -15,7 +15,8 @@ namespace {
 // What the hand-off knew of a send in doubt, as the queries below select it.
 constexpr const char* kOutgoingColumns =
     "SELECT id, account_id, send_attempt, cost_cents, from_number, to_number, body, "
-    "part_price_cents FROM messages WHERE carrier_outcome_unknown_since IS NOT NULL AND ";
+    "part_price_cents, is_verification::int FROM messages WHERE carrier_outcome_unknown_since IS "
+    "NOT NULL AND ";
 
 OutgoingMessage outgoingOf(const soci::row& row) {
   OutgoingMessage message;
@@ -23,8 +24,9 @@ OutgoingMessage outgoingOf(const soci::row& row) {
                     row.get<long long>(3)};
   message.from = row.get<std::string>(4);
   message.to = row.get<std::string>(5);
-  message.verification = row.get_indicator(6) != soci::i_ok;
-  if (!message.verification) message.body = row.get<std::string>(6);
+  // The message's kind, not its body: an erasure purges bodies of what the carrier already has.
+  message.verification = row.get<int>(8) != 0;
+  if (row.get_indicator(6) == soci::i_ok) message.body = row.get<std::string>(6);
   message.part_price_cents = row.get<int>(7);
   return message;
 }

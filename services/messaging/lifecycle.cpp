@@ -26,6 +26,7 @@ const Transition& table(Move move) {
   static const Transition kCarrierAccepted{{S::Queued}, S::Sending, "message.sent"};
   static const Transition kCarrierRefused{{S::Queued}, S::Failed, "message.failed"};
   static const Transition kInterrupted{{S::Queued}, S::Failed, "message.failed"};
+  static const Transition kCancelledForErasure{{S::Queued}, S::Failed, "message.failed"};
   static const Transition kDelivered{{S::Sending, S::Sent}, S::Delivered, "message.delivered"};
   static const Transition kUndelivered{
       {S::Sending, S::Sent}, S::Undelivered, "message.undelivered"};
@@ -45,6 +46,8 @@ const Transition& table(Move move) {
       return kCarrierRefused;
     case Move::HandoffInterrupted:
       return kInterrupted;
+    case Move::CancelledForErasure:
+      return kCancelledForErasure;
     case Move::ReceiptDelivered:
       return kDelivered;
     case Move::ReceiptUndelivered:
@@ -75,6 +78,15 @@ const std::vector<ErrorCode>& platformFailures() {
   static const std::vector<ErrorCode> kCodes = {
       ErrorCode::STALE_QUEUED, ErrorCode::CARRIER_UNAVAILABLE, ErrorCode::CARRIER_THROTTLED,
       ErrorCode::CARRIER_TIMEOUT};
+  return kCodes;
+}
+
+const std::vector<ErrorCode>& unjudgedFailures() {
+  static const std::vector<ErrorCode> kCodes = [] {
+    std::vector<ErrorCode> codes = platformFailures();
+    codes.push_back(ErrorCode::RECIPIENT_ERASED);
+    return codes;
+  }();
   return kCodes;
 }
 

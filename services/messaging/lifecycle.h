@@ -33,6 +33,7 @@ enum class Move {
   CarrierAccepted,       // the carrier took it
   CarrierRefused,        // the carrier refused it, or was unreachable, throttled or silent
   HandoffInterrupted,    // a sender died while handing it over (STALE_QUEUED)
+  CancelledForErasure,   // its recipient was erased before the hand-off (RECIPIENT_ERASED)
   ReceiptDelivered,      // the carrier's receipt: on the handset
   ReceiptUndelivered,    // blocked, expired or unreachable (charge kept)
   ReceiptSendingFailed,  // the carrier could not send it after all (refunded)
@@ -56,6 +57,9 @@ bool allows(Move move, std::optional<MessageStatus> from);
 // Idempotency-Key (those the carrier surely never sent) is the SQL function
 // failed_before_carrier's rule alone, read where a retry is decided.
 const std::vector<ErrorCode>& platformFailures();
+// Failures the carrier never judged: the platform's, and sends cancelled because their recipient
+// was erased. None counts toward the account's delivery health (protection.h).
+const std::vector<ErrorCode>& unjudgedFailures();
 
 // A final receipt's recipient status (Telnyx's message.finalized, or a poll that found a final
 // status) as a move. delivered, delivery_failed, expired and sending_failed settle the message;

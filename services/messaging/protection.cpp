@@ -11,11 +11,12 @@
 namespace smsgw::messaging {
 namespace {
 
-// Messages the carrier judged: platform failures (lifecycle.h) are not the account's doing.
+// Messages the carrier judged: failures it never judged (lifecycle.h) are not the account's
+// doing.
 const std::string& settledAtCarrier() {
   static const std::string kCondition = [] {
     std::string codes;
-    for (ErrorCode code : platformFailures()) {
+    for (ErrorCode code : unjudgedFailures()) {
       codes += (codes.empty() ? "'" : ", '") + std::string(errorInfo(code).name) + "'";
     }
     return "(m.status IN ('DELIVERED', 'UNDELIVERED') OR (m.status = 'FAILED' AND m.error_code "

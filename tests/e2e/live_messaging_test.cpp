@@ -386,3 +386,49 @@ TEST_F(LiveMessaging, TheRecipientAndDailyLimitsRefuseWithRetryAfter) {
   EXPECT_EQ(daily.body["details"]["limit"], 32);
   EXPECT_EQ(daily.body["details"]["count"], 32);
 }
+
+// Issue 51: an erasure anonymized a QUEUED message (body to NULL, number to a token) and the
+// sender then read the NULL body as a verification, failing it STALE_QUEUED, a platform code.
+// What has not reached the carrier is cancelled by the erasure itself: FAILED RECIPIENT_ERASED,
+// refunded, never handed over; what the carrier has keeps its status.
+TEST_F(LiveMessaging, AnErasureCancelsWhatIsStillQueuedToTheNumberAndRefundsIt) {
+  long long before = balanceOf(api, account);
+  // 10 parts a minute: 2-part messages hold the number 12 s each, so the third waits 24 s.
+  std::vector<std::string> ids;
+  std::string last_slot;
+  for (int i = 0; i < 3; ++i) {
+    Reply sent = send(subscriber, std::string(200, static_cast<char>('a' + i)));
+    ASSERT_EQ(sent.status, 201) << sent.raw_body;
+    ids.push_back(sent.body["id"]);
+    last_slot = sent.body["estimated_send_at"];
+  }
+  ASSERT_TRUE(reaches(ids[0], "DELIVERED"));
+  Reply erased = api.call("POST", "/v1/compliance/erasures", bearer(account.live_key),
+                          {{"phone_number", subscriber}});
+  ASSERT_EQ(erased.status, 201) << erased.raw_body;
+
+  // The second may have left in the meantime on a slow machine; the third cannot have.
+  int cancelled = 0;
+  for (const std::string& id : ids) {
+    nlohmann::json now = message(id);
+    if (now["error_code"] == "RECIPIENT_ERASED") {
+      ++cancelled;
+      EXPECT_EQ(now["status"], "FAILED");
+      EXPECT_EQ(now["cost_cents"], 0) << "refunded";
+      EXPECT_TRUE(now["to"].get<std::string>().starts_with("erased:"));
+    }
+  }
+  EXPECT_EQ(message(ids[0])["status"], "DELIVERED") << "the carrier had it: kept";
+  EXPECT_EQ(message(ids[2])["error_code"], "RECIPIENT_ERASED");
+  EXPECT_EQ(erased.body["counts"]["messages_cancelled"], cancelled);
+
+  // Past the last slot, nothing more reached the handset, and nothing changed.
+  auto slot = *smsgw::parseIso(last_slot);
+  std::this_thread::sleep_until(std::chrono::system_clock::now() +
+                                (slot - smsgw::SystemClock().now()) + std::chrono::seconds(3));
+  EXPECT_EQ(handsetCount(subscriber), static_cast<size_t>(3 - cancelled));
+  EXPECT_EQ(message(ids[2])["status"], "FAILED");
+  EXPECT_EQ(message(ids[2])["error_code"], "RECIPIENT_ERASED") << "not STALE_QUEUED";
+  EXPECT_EQ(balanceOf(api, account), before - (3 - cancelled) * 2 * kPartPrice);
+  expectBalanced();
+}

@@ -2,6 +2,7 @@
 // events (spec "Events").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "services/messaging/lifecycle.h"
@@ -35,6 +36,7 @@ TEST(MessageLifecycle, EveryMoveGoesWhereTheSpecSaysAndRaisesItsEvent) {
       {Move::CarrierAccepted, {S::Queued}, S::Sending, "message.sent"},
       {Move::CarrierRefused, {S::Queued}, S::Failed, "message.failed"},
       {Move::HandoffInterrupted, {S::Queued}, S::Failed, "message.failed"},
+      {Move::CancelledForErasure, {S::Queued}, S::Failed, "message.failed"},
       {Move::ReceiptDelivered, {S::Sending, S::Sent}, S::Delivered, "message.delivered"},
       {Move::ReceiptUndelivered, {S::Sending, S::Sent}, S::Undelivered, "message.undelivered"},
       {Move::ReceiptSendingFailed, {S::Sending, S::Sent}, S::Failed, "message.failed"},
@@ -59,6 +61,7 @@ TEST(MessageLifecycle, NothingLeavesAFinalStatusButARetryOfAFailureBeforeTheCarr
                         Move::CarrierAccepted,
                         Move::CarrierRefused,
                         Move::HandoffInterrupted,
+                        Move::CancelledForErasure,
                         Move::ReceiptDelivered,
                         Move::ReceiptUndelivered,
                         Move::ReceiptSendingFailed,
@@ -68,6 +71,21 @@ TEST(MessageLifecycle, NothingLeavesAFinalStatusButARetryOfAFailureBeforeTheCarr
     for (Move move : moves) EXPECT_FALSE(allows(move, final)) << toString(final);
   }
   for (Move move : moves) EXPECT_EQ(allows(move, S::Failed), move == Move::Requeue);
+}
+
+// Issue 51: a send cancelled by an erasure was never judged by the carrier, so it does not count
+// toward the account's delivery health; nor is it the platform's failure, which a retry with the
+// same Idempotency-Key may queue again (it must not: the number is gone).
+TEST(MessageLifecycle, AnErasedRecipientIsAnUnjudgedFailureButNotThePlatforms) {
+  const auto& unjudged = unjudgedFailures();
+  const auto& platform = platformFailures();
+  EXPECT_EQ(unjudged.size(), platform.size() + 1);
+  for (ErrorCode code : platform)
+    EXPECT_NE(std::find(unjudged.begin(), unjudged.end(), code), unjudged.end());
+  EXPECT_NE(std::find(unjudged.begin(), unjudged.end(), ErrorCode::RECIPIENT_ERASED),
+            unjudged.end());
+  EXPECT_EQ(std::find(platform.begin(), platform.end(), ErrorCode::RECIPIENT_ERASED),
+            platform.end());
 }
 
 TEST(MessageLifecycle, StatusesReadBackFromTheirNames) {
