@@ -429,6 +429,7 @@ TEST_F(LiveMessaging, AnErasureCancelsWhatIsStillQueuedToTheNumberAndRefundsIt) 
   EXPECT_EQ(handsetCount(subscriber), static_cast<size_t>(3 - cancelled));
   EXPECT_EQ(message(ids[2])["status"], "FAILED");
   EXPECT_EQ(message(ids[2])["error_code"], "RECIPIENT_ERASED") << "not STALE_QUEUED";
-  EXPECT_EQ(balanceOf(api, account), before - (3 - cancelled) * 2 * kPartPrice);
+  long long sent_parts = 2LL * (3 - cancelled);
+  EXPECT_EQ(balanceOf(api, account), before - sent_parts * kPartPrice);
   expectBalanced();
 }
