@@ -245,8 +245,7 @@ class Simulator {
       return reply(writer, Http::Code::Unprocessable_Entity,
                    carrierError("10015", "Invalid parameter", "unknown field " + *field));
     }
-    std::string from = body["from"].is_string() ? body["from"].get<std::string>() : "";
-    std::string to = body["to"].is_string() ? body["to"].get<std::string>() : "";
+    std::string from = body["from"], to = body["to"];  // both checked to be text above
     if (int shut_for = state_.windowShutFor(from, to)) return tooManyRequests(writer, shut_for);
     if (body.contains("webhook_url") &&
         !(body["webhook_url"].is_string() && isHttpUrl(body["webhook_url"].get<std::string>()))) {

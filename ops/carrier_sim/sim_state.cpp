@@ -300,12 +300,17 @@ std::optional<SimOrder> SimState::findOrder(const std::string& id, const std::st
   return std::nullopt;
 }
 
+const SimNumber* SimState::heldRecord(const std::string& number) const {
+  for (const auto& record : numbers_) {
+    if (record.number == number && record.status == "active") return &record;
+  }
+  return nullptr;
+}
+
 std::optional<SimNumber> SimState::heldNumber(const std::string& number) const {
   std::lock_guard lock(mutex_);
-  for (const auto& record : numbers_) {
-    if (record.number == number && record.status == "active") return record;
-  }
-  return std::nullopt;
+  const SimNumber* held = heldRecord(number);
+  return held ? std::optional<SimNumber>(*held) : std::nullopt;
 }
 
 std::optional<SimNumber> SimState::heldNumberById(const std::string& id) const {
@@ -344,12 +349,8 @@ std::vector<SimNumber> SimState::numbersMatching(const std::string& digits) cons
 }
 
 std::string SimState::profileOf(const std::string& number, const std::string& fallback) const {
-  for (const auto& record : numbers_) {
-    if (record.number == number && record.status == "active" &&
-        !record.messaging_profile_id.empty())
-      return record.messaging_profile_id;
-  }
-  return fallback;
+  const SimNumber* held = heldRecord(number);
+  return held && !held->messaging_profile_id.empty() ? held->messaging_profile_id : fallback;
 }
 
 std::optional<std::string> SimState::autoReplyTo(const std::string& subscriber,

@@ -134,6 +134,8 @@ class SimState {
   std::map<std::string, OptOutHandling> opt_out_handling_for_;  // by subscriber, from faults
   BlockRules block_rules_;
 
+  // Under mutex_: the active record of `number`, if any, and the profile it was ordered in.
+  const SimNumber* heldRecord(const std::string& number) const;
   std::string profileOf(const std::string& number, const std::string& fallback) const;
 };
 
