@@ -106,4 +106,14 @@ TEST(RequestText, BoundedParsingSaysWhetherADocumentIsTooDeepOrNotJson) {
   EXPECT_TRUE(parseBoundedJson(nested(10'000)).value.is_null());
   EXPECT_EQ(parseBoundedJson("{\"a\":").outcome, BoundedJson::Outcome::NotJson);
   EXPECT_EQ(parseBoundedJson("{\"a\":[1]}").value["a"][0], 1);
+  // Brackets inside strings, escaped quotes among them, are text, not nesting.
+  std::string brackets = R"({"a":"\")" + nested(100) + R"(\"["})";
+  ASSERT_EQ(parseBoundedJson(brackets).outcome, BoundedJson::Outcome::Parsed);
+  EXPECT_EQ(parseBoundedJson(brackets).value["a"].get<std::string>().size(), 203u);
+  EXPECT_EQ(parseBoundedJson("[" + nested(kMaxJsonDepth) + "]").outcome,
+            BoundedJson::Outcome::TooDeep);
+  // Wide is not deep: ten thousand objects side by side parse.
+  std::string wide = "[";
+  for (int i = 0; i < 10'000; ++i) wide += i ? ",{\"n\":[1]}" : "{\"n\":[1]}";
+  EXPECT_EQ(parseBoundedJson(wide + "]").value.size(), 10'000u);
 }
