@@ -16,37 +16,20 @@ constexpr const char* kBatchWithDefaults =
     "SELECT api_consent_batch(b, true)::text FROM consent_batches b WHERE b.id = :id";
 
 struct Counts {
-  int rows = 0, express = 0, implied = 0, already_recorded = 0, opted_out = 0,
-      duplicate_in_file = 0, invalid = 0;
+  int rows = 0, duplicate_in_file = 0, invalid = 0;
+  ConsentTally recorded;
   nlohmann::json toJson() const {
     return {{"rows", rows},
-            {"recorded", express + implied},
-            {"express", express},
-            {"implied", implied},
-            {"already_recorded", already_recorded},
-            {"opted_out", opted_out},
+            {"recorded", recorded.express + recorded.implied},
+            {"express", recorded.express},
+            {"implied", recorded.implied},
+            {"already_recorded", recorded.already_recorded},
+            {"opted_out", recorded.opted_out},
             {"revoked_by_review", 0},
             {"duplicate_in_file", duplicate_in_file},
             {"invalid", invalid}};
   }
 };
-
-// What the account already holds for a row's number.
-enum class Standing { OptedOut, AlreadyRecorded, New };
-
-Standing standingOf(soci::session& sql, const std::string& account, const std::string& mode,
-                    const ConsentDraft& draft) {
-  int opted_out = 0, recorded = 0;
-  sql << "SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = :a AND mode = :m "
-         "AND phone_number = :p AND reinstated_at IS NULL)::int, "
-         "EXISTS (SELECT 1 FROM consents WHERE account_id = :a2 AND mode = :m2 "
-         "AND phone_number = :p2 AND status = 'ACTIVE' AND consent_type = :t)::int",
-      soci::use(account), soci::use(mode), soci::use(draft.phone_number), soci::use(account),
-      soci::use(mode), soci::use(draft.phone_number), soci::use(draft.consent_type),
-      soci::into(opted_out), soci::into(recorded);
-  if (opted_out) return Standing::OptedOut;
-  return recorded ? Standing::AlreadyRecorded : Standing::New;
-}
 
 void requireOwnBatch(soci::session& sql, const Caller& caller, const std::string& id) {
   std::string owner, mode;
@@ -76,26 +59,19 @@ nlohmann::json recordBatch(db::Database& db, const Caller& caller, const BatchUp
   Counts counts;
   nlohmann::json errors = nlohmann::json::array();
   std::set<std::string> seen;
+  std::vector<ConsentDraft> firsts;  // each number's first valid row
   for (const auto& row : upload.rows) {
     ++counts.rows;
     if (!row.draft) {
       ++counts.invalid;
       if (errors.size() < kMaxListedBatchErrors) errors.push_back(row.error);
-      continue;
-    }
-    const ConsentDraft& draft = *row.draft;
-    if (!seen.insert(draft.phone_number).second) {
+    } else if (!seen.insert(row.draft->phone_number).second) {
       ++counts.duplicate_in_file;
-    } else if (Standing standing = standingOf(*sql, account, mode, draft);
-               standing == Standing::OptedOut) {
-      ++counts.opted_out;
-    } else if (standing == Standing::AlreadyRecorded) {
-      ++counts.already_recorded;
     } else {
-      recordConsent(*sql, account, mode, draft, id);
-      ++(draft.consent_type == "EXPRESS" ? counts.express : counts.implied);
+      firsts.push_back(*row.draft);
     }
   }
+  counts.recorded = recordNewConsents(*sql, account, mode, firsts, id);
   std::string counts_text = counts.toJson().dump();
   *sql << "UPDATE consent_batches SET counts = :c::jsonb WHERE id = :id", soci::use(counts_text),
       soci::use(id);

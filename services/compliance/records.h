@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "domain/clock.h"
 
@@ -28,6 +29,17 @@ struct ConsentDraft {
 std::string recordConsent(soci::session& sql, const std::string& account_id,
                           const std::string& mode, const ConsentDraft& draft,
                           const std::optional<std::string>& batch_id = std::nullopt);
+// What recordNewConsents did with its drafts.
+struct ConsentTally {
+  int opted_out = 0;             // an opt-out in force wins: not recorded
+  int already_recorded = 0;      // an ACTIVE consent of the same type: not recorded again
+  int express = 0, implied = 0;  // recorded now
+};
+// Records, in one statement, each draft whose number has no opt-out in force and no ACTIVE
+// consent of its type. The drafts must name distinct numbers.
+ConsentTally recordNewConsents(soci::session& sql, const std::string& account_id,
+                               const std::string& mode, const std::vector<ConsentDraft>& drafts,
+                               const std::string& batch_id);
 // Revokes every ACTIVE consent of the number; returns how many.
 int revokeConsents(soci::session& sql, const std::string& account_id, const std::string& mode,
                    const std::string& phone_number, const std::string& reason);
