@@ -26,6 +26,31 @@ long long enqueueOutbox(Database& db, const std::string& topic, const std::strin
   return enqueueOutbox(*sql, topic, key, payload);
 }
 
+std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql) {
+  soci::transaction tx(sql);
+  OutboxRebase rebase;
+  sql << "SELECT p.cluster_id, c.system_identifier FROM outbox_relay_position p, "
+         "pg_control_system() c FOR UPDATE OF p",
+      soci::into(rebase.from_cluster), soci::into(rebase.to_cluster);
+  if (rebase.from_cluster == rebase.to_cluster) return std::nullopt;
+  sql << "LOCK TABLE outbox IN EXCLUSIVE MODE";
+  // Published: at or below the old position, with an id the relay had reached. Every row
+  // written in this cluster has a higher id, whatever its transaction id.
+  sql << "WITH pos AS (SELECT txid, id, highest_published_id FROM outbox_relay_position), "
+         "moved AS (UPDATE outbox o SET txid = CASE WHEN (o.txid, o.id) <= (pos.txid, pos.id) "
+         "AND o.id <= pos.highest_published_id THEN '1'::xid8 ELSE '2'::xid8 END FROM pos "
+         "RETURNING o.txid) "
+         "SELECT count(*) FROM moved WHERE txid = '2'::xid8",
+      soci::into(rebase.rows_to_publish);
+  // Below every transaction id a cluster issues (they start at 3): '1' rows were published,
+  // '2' rows were not.
+  sql << "UPDATE outbox_relay_position SET txid = '1'::xid8, id = 9223372036854775807, "
+         "cluster_id = :here, moved_at = now()",
+      soci::use(rebase.to_cluster);
+  tx.commit();
+  return rebase;
+}
+
 OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
   OpsGauges gauges;

@@ -4,6 +4,7 @@
 
 #include <soci/session.h>
 
+#include <optional>
 #include <string>
 
 #include "db/database.h"
@@ -16,6 +17,21 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
 // The same in a statement of its own, for a record that is the only change (a carrier callback).
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload);
+
+// The relay's position is a transaction id, which orders rows only within the cluster that
+// issued it (migration 0029). Called by the leading relay before it reads its position: in the
+// cluster the position names, it does nothing and returns nullopt. In another one (a restore
+// from pg_dump, a logical move) it re-bases, under a lock that holds writers back for the
+// moment it takes: the rows the old cluster had published sort at or below the new position,
+// and every other row (those the old cluster had not published, and those this cluster wrote
+// since) sorts after it, in id order, ahead of any row written later. Nothing published is
+// published again, nothing unpublished is passed over: a row written here has an id above every
+// restored one (pg_dump carries the sequence).
+struct OutboxRebase {
+  long long from_cluster = 0, to_cluster = 0;  // system identifiers
+  long long rows_to_publish = 0;
+};
+std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql);
 
 // What an operator watches in the database, read at each metrics scrape: the outbox rows
 // committed and not yet published, the oldest one's age, and the webhook endpoints disabled.

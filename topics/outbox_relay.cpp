@@ -5,10 +5,12 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <future>
 #include <vector>
 
 #include "db/error_text.h"
+#include "db/outbox.h"
 #include "db/prepared_statement.h"
 
 namespace smsgw::topics {
@@ -35,7 +37,8 @@ std::string readPendingText(int limit) {
 const db::PreparedStatement& movePosition() {
   static const db::PreparedStatement statement(
       "relay_move_position",
-      "UPDATE outbox_relay_position SET txid = $1::xid8, id = $2::bigint, moved_at = now()");
+      "UPDATE outbox_relay_position SET txid = $1::xid8, id = $2::bigint, moved_at = now(), "
+      "highest_published_id = greatest(highest_published_id, $3::bigint)");
   return statement;
 }
 
@@ -127,6 +130,12 @@ int OutboxRelay::publishPending() {
 }
 
 void OutboxRelay::readPosition(soci::session& sql) {
+  if (auto rebase = db::bindOutboxToCluster(sql)) {
+    spdlog::warn(
+        "the outbox's position belonged to database cluster {}, this is cluster {} (a restore "
+        "or a logical move): re-based, {} rows to publish",
+        rebase->from_cluster, rebase->to_cluster, rebase->rows_to_publish);
+  }
   sql << "SELECT txid::text, id FROM outbox_relay_position", soci::into(position_.txid),
       soci::into(position_.id);
 }
@@ -162,7 +171,10 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
   // holds the lock. A crash before this line publishes the rows again.
   const db::Row& last = rows[published - 1];
   Position reached{*last[kTxid], db::integerOf(last[kId])};
-  movePosition().run(sql, {reached.txid, std::to_string(reached.id)});
+  long long highest_id = 0;  // what a re-base tells restored rows by (db/outbox.h)
+  for (size_t i = 0; i < published; ++i)
+    highest_id = std::max(highest_id, db::integerOf(rows[i][kId]));
+  movePosition().run(sql, {reached.txid, std::to_string(reached.id), std::to_string(highest_id)});
   position_ = reached;
   return static_cast<int>(published);
 }

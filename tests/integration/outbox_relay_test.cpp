@@ -138,6 +138,57 @@ TEST(OutboxRelay, TransactionIdsSpanningAPowerOfTenKeepTheirOrder) {
   EXPECT_EQ(payloads, (std::vector<std::string>{"99", "100-a", "100-b", "100-c"}));
 }
 
+// A restore from pg_dump brings the rows and the position into a cluster whose transaction ids
+// are lower: before migration 0029, every row written after it sorted below the position and
+// was never published, while outbox_pending read 0. The relay re-bases on finding another
+// cluster: what the old one had not published goes, then what this one wrote; nothing repeats.
+TEST(OutboxRelay, AfterALogicalMoveNothingUnpublishedIsPassedOverAndNothingPublishedRepeats) {
+  ScratchDatabase scratch;
+  db::Database database(scratch.url(), 2);
+  std::string key = "moved-" + randomBase62(8);
+  auto row = [&](const std::string& payload, const std::string& txid) {
+    return "('" + std::string(kTopic) + "', '" + key + "', '" + payload + "', '" + txid + "')";
+  };
+  // The old cluster's transaction ids, far above this one's. Its relay had published up to the
+  // last "published" row; "late" began after and committed after that pass; two came later.
+  const std::string old_position = "4000000000000", after_it = "4000000000001";
+  scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES " +
+               row("late", after_it));
+  scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES " +
+               row("published-1", old_position) + ", " + row("published-2", old_position) + ", " +
+               row("unpublished-1", after_it) + ", " + row("unpublished-2", after_it));
+  scratch.exec("UPDATE outbox_relay_position SET cluster_id = 42, txid = '" + old_position +
+               "', (id, highest_published_id) = (SELECT max(id), max(id) FROM outbox WHERE "
+               "payload LIKE 'published-%')");
+  {
+    db::Session sql(database);  // this cluster's own transactions, ids far below the position
+    for (const char* payload : {"new-1", "new-2", "new-3"})
+      db::enqueueOutbox(*sql, kTopic, key, payload);
+  }
+
+  topics::Producer producer(brokers(), "moved-test");
+  topics::OutboxRelay relay(database, producer);
+  EXPECT_EQ(publishExpected(relay, 6), 6);
+  EXPECT_EQ(relay.publishPending(), 0) << "nothing published twice";
+  auto records = readRecords(kTopic, withKey(key), 7, std::chrono::seconds(5));
+  std::vector<std::string> payloads;
+  payloads.reserve(records.size());
+  for (const auto& record : records) payloads.push_back(record.payload);
+  EXPECT_EQ(payloads, (std::vector<std::string>{"late", "unpublished-1", "unpublished-2", "new-1",
+                                                "new-2", "new-3"}));
+  db::Session sql(database);
+  long long cluster = 0, here = 0, pending = -1;
+  *sql << "SELECT p.cluster_id, c.system_identifier, (SELECT count(*) FROM outbox_pending) "
+          "FROM outbox_relay_position p, pg_control_system() c",
+      soci::into(cluster), soci::into(here), soci::into(pending);
+  EXPECT_EQ(cluster, here) << "the position names this cluster now";
+  EXPECT_EQ(pending, 0);
+  // A row written after the re-base goes out after the others, and no re-base happens again.
+  db::enqueueOutbox(*sql, kTopic, key, "after");
+  EXPECT_EQ(publishExpected(relay, 1), 1);
+  EXPECT_FALSE(db::bindOutboxToCluster(*sql).has_value());
+}
+
 TEST(OutboxRelay, SweeperPublishesWhatACrashBetweenCommitAndPublishLeft) {
   ScratchDatabase scratch;
   std::string key = "crash-" + randomBase62(8);
