@@ -1,6 +1,7 @@
 // smsgw-admin: the staff command line. Decides allowance requests, sets toll-free verification
 // statuses, releases numbers as staff, credits accounts, runs rent billing as of a time and
-// replays a topic range through its worker.
+// replays a topic range through its worker, and audits a restored database against the events
+// topic.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "adapters/log.h"
 #include "adapters/settings.h"
 #include "ops/admin/replay.h"
+#include "ops/admin/restore_audit.h"
 #include "ops/admin/staff.h"
 #include "ops/admin/topics.h"
 
@@ -160,6 +162,17 @@ int main(int argc, char** argv) {
                          "where the worker executables are (default: beside smsgw-admin, or the "
                          "build tree's workers/)");
 
+  std::string since_text;
+  auto* audit_cmd = app.add_subcommand(
+      "restore-audit",
+      "after a database restore: what the events topic holds from the backup's time on that the "
+      "database lost, and the QUEUED messages that had already left");
+  audit_cmd->add_option("--since", since_text, "the backup's time (ISO 8601 UTC)")->required();
+  bool settle = false;
+  audit_cmd->add_flag("--settle", settle,
+                      "record the QUEUED messages the carrier had taken as sent (their "
+                      "message.sent event), so the sender does not text them again");
+
   settings.parse(argc, argv);
   // The worker that handles the topic runs the replay with its own settings: hand over to it.
   if (replay_cmd->parsed()) return admin::handOverReplay(replay, worker_dir);
@@ -168,6 +181,15 @@ int main(int argc, char** argv) {
     return admin::manageTopics(kafka, topics_create->parsed(), replication_factor);
   }
   initLogging("admin");
+  if (audit_cmd->parsed()) {
+    try {
+      db::Database db(database_url, 1);
+      return admin::auditRestore(db, kafka, requireIso(since_text, "--since"), settle,
+                                 std::chrono::system_clock::now());
+    } catch (const CLI::Error& e) {
+      return app.exit(e);
+    }
+  }
   try {
     StaffClock clock(now_text.empty() ? std::nullopt
                                       : std::optional(requireIso(now_text, "--now")));
