@@ -1,5 +1,6 @@
 #include "tests/support/pipeline_stack.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -81,8 +82,30 @@ PipelineStack::~PipelineStack() {
 std::unique_ptr<ChildProcess> PipelineStack::newProcess(const std::string& path,
                                                         const std::string& name,
                                                         std::vector<std::string> args) {
-  log_files_.push_back(scratchFile(run_, name + ".log").string());
-  return std::make_unique<ChildProcess>(path, std::move(args), env_, log_files_.back());
+  std::string log = scratchFile(run_, name + ".log").string();
+  if (std::find(log_files_.begin(), log_files_.end(), log) == log_files_.end())
+    log_files_.push_back(log);
+  return std::make_unique<ChildProcess>(path, std::move(args), env_, log);
+}
+
+void PipelineStack::moveDatabase(const std::string& database_url) {
+  for (const auto& binary : kWorkers) stopWorkers(binary.worker);
+  api_->terminate();
+  env_["DATABASE_URL"] = database_url;
+  api_ = newProcess(SMSGW_API_PATH, "api");
+  for (auto& [worker, instances] : workers_) {
+    const auto& binary = binaryOf(worker);
+    for (size_t i = 0; i < instances.size(); ++i)
+      instances[i] = newProcess(binary.path, std::string(binary.name) + "-" + std::to_string(i));
+  }
+}
+
+bool PipelineStack::startApiAndWorkers() {
+  api_->start();
+  for (auto& [worker, instances] : workers_) {
+    for (auto& instance : instances) instance->start();
+  }
+  return CrashStack::healthy(apiUrl());
 }
 
 bool PipelineStack::startBrokers() {

@@ -45,6 +45,10 @@ class PipelineStack {
   void stopWorkers(Worker worker);
   void startWorkers(Worker worker);  // starts every instance not running
   void stopEverything();             // workers, API, simulator and brokers
+  // Stops the API and every worker and points them at another database (a restore); their
+  // logs go on in the same files. startApiAndWorkers() starts them again.
+  void moveDatabase(const std::string& database_url);
+  bool startApiAndWorkers();  // false when the API did not answer
   // Kills the brokers and starts them again with empty disks: every record and committed offset
   // is lost, the catalogue's topics are created again.
   void replaceBrokersWithEmptyOnes();
