@@ -3,6 +3,8 @@
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 
+#include <string_view>
+
 namespace smsgw::db {
 
 std::string describeError(const std::exception& error) {
@@ -19,8 +21,17 @@ std::string describeError(const std::exception& error) {
 }
 
 bool isTransient(const std::exception& error) {
+  // SQLSTATE class 08 (connection exception) and 57P01-57P03: the server shut down, crashed or
+  // is starting up, whatever category SOCI gave the failure.
+  if (const auto* pg = dynamic_cast<const soci::postgresql_soci_error*>(&error)) {
+    const std::string& state = pg->sqlstate();
+    if (state.starts_with("08") || state == "57P01" || state == "57P02" || state == "57P03")
+      return true;
+  }
   const auto* sql_error = dynamic_cast<const soci::soci_error*>(&error);
   if (!sql_error) return false;
+  // A new connection refused: SOCI throws it without a category.
+  if (std::string_view(sql_error->what()).starts_with("Cannot establish connection")) return true;
   switch (sql_error->get_error_category()) {
     case soci::soci_error::connection_error:
     case soci::soci_error::unknown_transaction_state:

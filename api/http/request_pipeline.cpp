@@ -13,6 +13,9 @@
 namespace smsgw::api {
 namespace {
 
+// A restart of PostgreSQL takes seconds; a client that comes back after this finds it up.
+constexpr int kDatabaseRetryAfterSeconds = 5;
+
 std::string mcpChallenge(const ApiConfig& config, ErrorCode code) {
   std::string challenge = "Bearer resource_metadata=\"" + config.public_base_url +
                           "/.well-known/oauth-protected-resource/mcp\"";
@@ -145,6 +148,15 @@ ApiResponse RequestPipeline::answerForError(const ApiRequest& req,
                                     joined(e.details()["allowed"].get<std::vector<std::string>>()));
     return response;
   } catch (const std::exception& e) {
+    // The database away (a restart, a lost connection) is no fault of the request: the client
+    // is told to come back, and the pool reconnects on the next lease.
+    if (db::isTransient(e)) {
+      spdlog::warn("request {} {}: the database is unavailable: {}", req.method, req.path,
+                   db::describeError(e));
+      return answerForError(req, std::make_exception_ptr(ApiError(ErrorCode::SERVICE_UNAVAILABLE,
+                                                                  {{"reason", "database"}},
+                                                                  kDatabaseRetryAfterSeconds)));
+    }
     spdlog::error("request {} {} failed: {}", req.method, req.path, db::describeError(e));
   } catch (...) {
     spdlog::error("request {} {} failed with a non-standard exception", req.method, req.path);
