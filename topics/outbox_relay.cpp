@@ -9,6 +9,7 @@
 #include <future>
 #include <vector>
 
+#include "adapters/log.h"
 #include "db/error_text.h"
 #include "db/outbox.h"
 #include "db/prepared_statement.h"
@@ -127,6 +128,14 @@ int OutboxRelay::publishPending() {
     stepDown();
     throw;
   }
+}
+
+void OutboxRelay::publishWithoutOutbox(const std::string& topic, const std::string& key,
+                                       const std::string& payload) {
+  RecordHeaders headers;
+  std::string request_id = RequestScope::current();
+  if (!request_id.empty()) headers[kRequestIdHeader] = request_id;
+  producer_.produce(topic, key, payload, headers).get();
 }
 
 void OutboxRelay::readPosition(soci::session& sql) {

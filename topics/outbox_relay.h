@@ -53,6 +53,13 @@ class OutboxRelay {
   // rows. Returns how many were published (0 also when another relay leads).
   int publishPending();
 
+  // For a record that could not be written to the outbox because the database is away, and
+  // that nobody will send again (a carrier's callback): published at once, out of the outbox's
+  // order, returning once the broker has it; throws when it does not. Its consumer must take
+  // it in any order and more than once, and waits for the database itself.
+  void publishWithoutOutbox(const std::string& topic, const std::string& key,
+                            const std::string& payload);
+
  private:
   void loop();
   bool lead();

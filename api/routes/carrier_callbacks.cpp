@@ -5,9 +5,12 @@
 // message.sent and every other type are answered 200 and dropped (our message.sent is raised
 // when the carrier answers the send). Telnyx retries what it did not see answered, so a second
 // copy must be harmless: receipts settle a message once, inbound texts are unique per carrier id.
+// With the database away, a callback is published to Kafka without the outbox rather than
+// refused: nothing then rests on the carrier trying again.
 #include <spdlog/spdlog.h>
 
 #include "api/routes/routes.h"
+#include "db/error_text.h"
 #include "db/outbox.h"
 #include "domain/carrier_callback.h"
 #include "domain/crypto.h"
@@ -37,8 +40,17 @@ std::string textAt(const nlohmann::json& object, const nlohmann::json::json_poin
 
 ApiResponse publish(App& app, const std::string& topic, const std::string& key,
                     const nlohmann::json& record) {
-  db::enqueueOutbox(app.db, topic, key, record.dump());
-  app.relay.notify();
+  try {
+    db::enqueueOutbox(app.db, topic, key, record.dump());
+    app.relay.notify();
+  } catch (const std::exception& e) {
+    if (!db::isTransient(e)) throw;
+    // The database away: a text or a receipt the carrier may not send again goes to Kafka
+    // straight, and its worker waits for the database (it takes any order, and repeats).
+    spdlog::warn("carrier callback for {} published without the outbox: the database is away",
+                 topic);
+    app.relay.publishWithoutOutbox(topic, key, record.dump());
+  }
   return ApiResponse::json(200, {{"received", true}});
 }
 
