@@ -1,0 +1,226 @@
+"""The outbox's two designs side by side (issue 51, item 1), on PostgreSQL alone.
+
+(a) logical decoding: each record is written with pg_logical_emit_message inside the business
+    transaction (no table); the relay reads them in commit order from a replication slot with
+    pgoutput (messages only: its publication has no table) through the SQL interface, and
+    confirms its position with pg_replication_slot_advance once a batch is "published".
+(b) the table we run (migration 0018, bound to its cluster by 0029): a row per record in the
+    business transaction; the relay reads after its position in (txid, id) order below the
+    oldest running transaction and moves the position; the retention purge deletes the rows.
+
+Each design runs on a cluster of its own (wal_level logical for (a), replica for (b), as each
+would run in production), started here in a scratch folder. A round writes N business
+transactions (one row of a messages-like table and one record each) with pgbench, then relays
+them all in batches of 500, then (b) purges them. The figure is PostgreSQL's CPU per message
+(user and system time of every server process, from /proc), split by phase, and WAL bytes per
+message. Rounds alternate a, b, a, b…; medians at the end.
+Usage: outbox_designs.py [--messages 20000] [--rounds 6] [--clients 4]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+import psycopg2
+
+BIN = sorted(
+    (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")),
+    key=lambda p: int(p.split("/")[-2]))[-1]
+TICK = os.sysconf("SC_CLK_TCK")
+PAYLOAD = '{"v":1,"message_id":"msg_0VcJZaisoLlsoVs95cLdiJdG","from":"+15145550100",' \
+          '"to":"+14165550123","parts":1,"request_id":"req_0VcJZaisoLlsoVs95cLdiJdG"}'
+
+
+def as_server_user(cmd):
+    return (["runuser", "-u", "postgres", "--"] + cmd) if os.geteuid() == 0 else cmd
+
+
+class Cluster:
+    def __init__(self, port, wal_level):
+        self.dir = tempfile.mkdtemp(prefix="outbox-bench-")
+        self.port = port
+        if os.geteuid() == 0:
+            subprocess.run(["chown", "postgres:postgres", self.dir], check=True)
+        subprocess.run(as_server_user([f"{BIN}/initdb", "-D", self.dir, "-U", "postgres", "-A",
+                                       "trust", "-E", "UTF8", "--locale=C.UTF-8"]),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        opts = (f"-p {port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
+                f"-c wal_level={wal_level} -c max_replication_slots=4 -c max_wal_senders=4 "
+                "-c shared_buffers=256MB")
+        subprocess.run(as_server_user([f"{BIN}/pg_ctl", "-D", self.dir, "-l",
+                                       f"{self.dir}/server.log", "-w", "start", "-o", opts]),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"host=127.0.0.1 port={port} dbname=postgres user=postgres"
+
+    def postmaster(self):
+        with open(f"{self.dir}/postmaster.pid") as f:
+            return int(f.readline())
+
+    def cpu_seconds(self):
+        """Every server process's user and system time, the exited ones included."""
+        pm = self.postmaster()
+        total = 0
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            ppid = int(fields[1])
+            if int(pid) == pm:
+                total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+            elif ppid == pm:
+                total += int(fields[11]) + int(fields[12])
+        return total / TICK
+
+    def stop(self):
+        subprocess.run(as_server_user([f"{BIN}/pg_ctl", "-D", self.dir, "-m", "immediate",
+                                       "stop"]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", self.dir])
+
+
+SCHEMA = """
+CREATE TABLE messages (id bigserial PRIMARY KEY, body text NOT NULL,
+                       created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE outbox (txid xid8 NOT NULL DEFAULT pg_current_xact_id(), id bigserial,
+  topic text NOT NULL, record_key text NOT NULL, payload text NOT NULL, request_id text,
+  created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (txid, id));
+CREATE TABLE outbox_relay_position (txid xid8 NOT NULL, id bigint NOT NULL,
+  highest_published_id bigint NOT NULL DEFAULT 0, moved_at timestamptz NOT NULL DEFAULT now());
+INSERT INTO outbox_relay_position VALUES ('1', 0);
+CREATE PUBLICATION outbox_messages;  -- no table: pgoutput sends the messages alone
+"""
+
+WRITE = {
+    "a": "BEGIN;\nINSERT INTO messages (body) VALUES ('hello');\n"
+         f"SELECT pg_logical_emit_message(true, 'sms.outbound', '{PAYLOAD}');\nCOMMIT;\n",
+    "b": "BEGIN;\nINSERT INTO messages (body) VALUES ('hello');\n"
+         "INSERT INTO outbox (topic, record_key, payload, request_id) VALUES "
+         f"('sms.outbound', '+15145550100', '{PAYLOAD}', 'req_x');\nCOMMIT;\n",
+}
+
+
+def relay_a(conn, batch):
+    cur = conn.cursor()
+    relayed = statements = 0
+    while True:
+        cur.execute("SELECT lsn, data FROM pg_logical_slot_peek_binary_changes('outbox', NULL, "
+                    "%s, 'proto_version', '1', 'publication_names', 'outbox_messages', "
+                    "'messages', 'true')", (batch,))
+        rows = cur.fetchall()
+        statements += 1
+        got = sum(1 for _, data in rows if bytes(data[:1]) == b"M")
+        if not rows:
+            return relayed, statements
+        cur.execute("SELECT pg_replication_slot_advance('outbox', %s)", (rows[-1][0],))
+        statements += 1
+        relayed += got
+
+
+def relay_b(conn, batch):
+    cur = conn.cursor()
+    cur.execute("SELECT txid::text, id FROM outbox_relay_position")
+    txid, last_id = cur.fetchone()
+    relayed = statements = 0
+    while True:
+        cur.execute("SELECT txid::text AS txid_text, id, topic, record_key, payload, request_id "
+                    "FROM outbox "
+                    "WHERE (txid, id) > (%s::xid8, %s) AND "
+                    "txid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY txid, id LIMIT %s",
+                    (txid, last_id, batch))
+        rows = cur.fetchall()
+        statements += 1
+        if not rows:
+            return relayed, statements
+        txid, last_id = rows[-1][0], rows[-1][1]
+        cur.execute("UPDATE outbox_relay_position SET txid = %s::xid8, id = %s, moved_at = now(), "
+                    "highest_published_id = greatest(highest_published_id, %s)",
+                    (txid, last_id, max(r[1] for r in rows)))
+        statements += 1
+        relayed += len(rows)
+
+
+def purge_b(conn):
+    cur = conn.cursor()
+    cur.execute("DELETE FROM outbox o USING outbox_relay_position p "
+                "WHERE (o.txid, o.id) <= (p.txid, p.id)")
+    return cur.rowcount
+
+
+def round_of(design, cluster, messages, clients):
+    conn = psycopg2.connect(cluster.url)
+    conn.autocommit = True
+    cur = conn.cursor()
+    cur.execute("SELECT pg_current_wal_lsn()")
+    wal_before = cur.fetchone()[0]
+    script = f"/tmp/outbox-bench-{design}.sql"
+    with open(script, "w") as f:
+        f.write(WRITE[design])
+    cpu0, t0 = cluster.cpu_seconds(), time.time()
+    subprocess.run([f"{BIN}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(cluster.port),
+                    "-U", "postgres", "-c", str(clients), "-j", "2",
+                    "-t", str(messages // clients), "-f", script, "postgres"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cpu1, t1 = cluster.cpu_seconds(), time.time()
+    cur.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", (wal_before,))
+    wal = float(cur.fetchone()[0])
+    relayed, statements = (relay_a if design == "a" else relay_b)(conn, 500)
+    cpu2 = cluster.cpu_seconds()
+    purged = purge_b(conn) if design == "b" else 0
+    cur.execute("VACUUM outbox") if design == "b" else None
+    cpu3 = cluster.cpu_seconds()
+    conn.close()
+    n = messages // clients * clients
+    if relayed != n:
+        raise SystemExit(f"design {design}: relayed {relayed} of {n}")
+    return {"write_us": (cpu1 - cpu0) / n * 1e6, "relay_us": (cpu2 - cpu1) / n * 1e6,
+            "purge_us": (cpu3 - cpu2) / n * 1e6, "total_us": (cpu3 - cpu0) / n * 1e6,
+            "wal_bytes": wal / n, "relay_statements": statements / n, "rate": n / (t1 - t0),
+            "purged": purged}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--messages", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--port", type=int, default=25700)
+    args = parser.parse_args()
+    clusters = {"a": Cluster(args.port, "logical"), "b": Cluster(args.port + 1, "replica")}
+    try:
+        for design, cluster in clusters.items():
+            conn = psycopg2.connect(cluster.url)
+            conn.autocommit = True
+            conn.cursor().execute(SCHEMA)
+            if design == "a":
+                conn.cursor().execute(
+                    "SELECT pg_create_logical_replication_slot('outbox', 'pgoutput')")
+            conn.close()
+        results = {"a": [], "b": []}
+        for r in range(args.rounds):
+            design = "ab"[r % 2]
+            res = round_of(design, clusters[design], args.messages, args.clients)
+            results[design].append(res)
+            print(f"round {r + 1} ({design}): write {res['write_us']:.1f} us, relay "
+                  f"{res['relay_us']:.1f} us, purge and vacuum {res['purge_us']:.1f} us, total "
+                  f"{res['total_us']:.1f} us of PostgreSQL CPU per message; "
+                  f"{res['wal_bytes']:.0f} WAL bytes; {res['relay_statements']:.4f} relay "
+                  f"statements per message; written at {res['rate']:.0f}/s", flush=True)
+        print("medians (PostgreSQL CPU per message, microseconds):")
+        for design, name in (("a", "logical decoding"), ("b", "table")):
+            rs = results[design]
+            med = {k: statistics.median(x[k] for x in rs) for k in rs[0]}
+            print(f"  ({design}) {name}: write {med['write_us']:.1f}, relay {med['relay_us']:.1f},"
+                  f" purge {med['purge_us']:.1f}, total {med['total_us']:.1f}; "
+                  f"WAL {med['wal_bytes']:.0f} bytes; written at {med['rate']:.0f}/s")
+    finally:
+        for cluster in clusters.values():
+            cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
