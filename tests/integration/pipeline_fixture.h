@@ -133,6 +133,13 @@ class PipelineTest : public ::testing::Test {
     o.distinct_deliveries = static_cast<long long>(ids.size());
     return o;
   }
+  // What the reconciler repaired (sends, receipts, inbound texts, events): a fault test that
+  // claims nothing was lost wants none, or the repair path is why it passes.
+  std::string reconcilerFixes() {
+    return text(
+        "SELECT coalesce(string_agg(kind || '=' || n, ' '), '') FROM (SELECT kind, "
+        "count(*) AS n FROM reconciler_fixes GROUP BY 1 ORDER BY 1) f");
+  }
   std::string statusCounts() {
     return text(
         "SELECT string_agg(s || '=' || n, ' ') FROM (SELECT status || coalesce('/' || "
