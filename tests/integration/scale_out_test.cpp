@@ -103,6 +103,7 @@ TEST_F(ScaleOutTest, PoolsShareTheWorkAndLosingAnInstanceOfEachLosesNothing) {
   // consume loop and one for the paced sweep.
   EXPECT_LE(o.stale, 7);
   EXPECT_EQ(o.delivered, kSends - o.stale);
+  EXPECT_EQ(reconcilerFixes(), "") << "the pools recovered by themselves, not the reconciler";
   EXPECT_EQ(o.failed_charged, 0);
   EXPECT_EQ(o.texted_twice, 0);
   EXPECT_GE(o.carrier_texts, kSends - o.stale);
@@ -126,20 +127,47 @@ class ScaleUpAndDownTest : public PipelineTest, public ::testing::WithParamInter
       : PipelineTest({{"KAFKA_PARTITION_ASSIGNMENT_STRATEGY", GetParam()},
                       {"RECONCILER_INTERVAL_MS", "1000"}}) {}
 
-  // Partitions the workers' rebalances revoked and assigned, from their logs.
-  std::pair<int, int> partitionsMoved() {
-    std::regex moved(R"re(rebalance\): (assigned|revoked) (\d+) partition)re");
+  struct Moves {
     int revoked = 0, assigned = 0;
+  };
+  // Partitions each instance's rebalances revoked and assigned so far, from its log, by log
+  // file; the first instance of each pool (the one that keeps running) is "<worker>-0.log".
+  std::map<std::string, Moves> partitionsMovedByInstance() {
+    std::regex moved(R"re(rebalance\): (assigned|revoked) (\d+) partition)re");
+    std::map<std::string, Moves> moves;
     for (const auto& path : stack_.logFiles()) {
       std::ifstream in(path);
       std::string line;
       std::smatch match;
       while (std::getline(in, line)) {
         if (!std::regex_search(line, match, moved)) continue;
-        (match[1] == "revoked" ? revoked : assigned) += std::stoi(match[2]);
+        Moves& m = moves[path];
+        (match[1] == "revoked" ? m.revoked : m.assigned) += std::stoi(match[2]);
       }
     }
-    return {revoked, assigned};
+    return moves;
+  }
+  // Summed over every instance: {revoked, assigned}.
+  std::pair<int, int> partitionsMoved() {
+    std::pair<int, int> total;
+    for (const auto& [path, m] : partitionsMovedByInstance()) {
+      total.first += m.revoked;
+      total.second += m.assigned;
+    }
+    return total;
+  }
+  // Between two readings, what the first instances of the pools (those that keep running)
+  // revoked and were assigned.
+  static Moves firstInstancesMoves(const std::map<std::string, Moves>& from,
+                                   const std::map<std::string, Moves>& to) {
+    Moves moved;
+    for (const auto& [path, m] : to) {
+      if (!path.ends_with("-0.log")) continue;
+      Moves earlier = from.count(path) ? from.at(path) : Moves{};
+      moved.revoked += m.revoked - earlier.revoked;
+      moved.assigned += m.assigned - earlier.assigned;
+    }
+    return moved;
   }
 };
 
@@ -169,12 +197,14 @@ TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing
   };
   ASSERT_TRUE(eventually([&] { return delivered() >= 400; }, 300));
   auto before_up = partitionsMoved();
+  auto by_instance_before_up = partitionsMovedByInstance();
   for (Worker worker : pools) {
     stack_.addWorker(worker);
     stack_.addWorker(worker);
   }
   ASSERT_TRUE(eventually([&] { return delivered() >= 1200; }, 300));
   auto before_down = partitionsMoved();
+  auto by_instance_before_down = partitionsMovedByInstance();
   for (Worker worker : pools) {
     for (size_t i = 1; i < stack_.instances(worker); ++i) stack_.worker(worker, i).terminate();
   }
@@ -196,6 +226,17 @@ TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing
             << recorder.longestStall(started, ended).count() << " ms; " << statusCounts()
             << std::endl;
   ASSERT_TRUE(finished) << statusCounts() << "; events not delivered " << eventsNotDelivered();
+  // Partitions moved, and how. Cooperative: growing, the instances that stay give partitions up
+  // and are assigned none; shrinking, they are assigned the leavers' and give up none. Range
+  // revokes every partition of every member at each rebalance and assigns them all again.
+  Moves up = firstInstancesMoves(by_instance_before_up, by_instance_before_down);
+  Moves down = firstInstancesMoves(by_instance_before_down, partitionsMovedByInstance());
+  EXPECT_GT(up.revoked, 0) << "growing moved partitions to the new instances";
+  EXPECT_GT(down.assigned, 0) << "shrinking moved the leavers' partitions back";
+  if (GetParam() == "cooperative-sticky") {
+    EXPECT_EQ(up.assigned, 0) << "growing, the instances that stayed were assigned nothing again";
+    EXPECT_EQ(down.revoked, 0) << "shrinking, the instances that stayed kept their partitions";
+  }
 
   Outcome o = outcome(customers);
   EXPECT_EQ(o.outbound, kSends);
@@ -204,6 +245,7 @@ TEST_P(ScaleUpAndDownTest, PoolsGrowToThreeAndShrinkToOneMidTrafficLosingNothing
   EXPECT_EQ(o.texted_twice, 0);
   EXPECT_EQ(o.off_ledger, 0);
   EXPECT_EQ(o.distinct_deliveries, o.events);
+  EXPECT_EQ(reconcilerFixes(), "") << "the pools recovered by themselves, not the reconciler";
 }
 
 std::string strategyName(const ::testing::TestParamInfo<std::string>& strategy) {
