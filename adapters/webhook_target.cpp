@@ -2,12 +2,14 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
-#include <netdb.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+
+#include "adapters/host_lookup.h"
 
 namespace smsgw {
 namespace {
@@ -91,13 +93,13 @@ bool isInternal(const sockaddr* address, bool allow_loopback) {
   return true;  // anything else is not a place to deliver to
 }
 
-std::string numericAddress(const addrinfo* ai) {
+std::string numericAddress(const sockaddr_storage& address) {
   char text[INET6_ADDRSTRLEN] = {};
-  if (ai->ai_family == AF_INET)
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(ai->ai_addr)->sin_addr, text,
+  if (address.ss_family == AF_INET)
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&address)->sin_addr, text,
               sizeof text);
   else
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(ai->ai_addr)->sin6_addr, text,
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr, text,
               sizeof text);
   return text;
 }
@@ -142,25 +144,22 @@ ResolvedTarget resolveWebhookTarget(const std::string& url, bool allow_loopback)
   auto target = parseWebhookUrl(url);
   if (!target) return out;
   out.target = *target;
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (getaddrinfo(target->host.c_str(), nullptr, &hints, &found) != 0 || !found) {
-    out.verdict = TargetVerdict::Unresolvable;
+  HostLookup lookup = lookupHost(target->host);
+  if (lookup.status != LookupStatus::Found) {
+    out.verdict = lookup.status == LookupStatus::TimedOut ? TargetVerdict::LookupTimedOut
+                                                          : TargetVerdict::Unresolvable;
     return out;
   }
-  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> guard(found, freeaddrinfo);
   // Every address the name has must be acceptable: a resolver that answers with a mix could
   // otherwise steer a later connection to the internal one.
-  for (const addrinfo* ai = found; ai; ai = ai->ai_next) {
-    if (isInternal(ai->ai_addr, allow_loopback)) {
+  for (const sockaddr_storage& address : lookup.addresses) {
+    if (isInternal(reinterpret_cast<const sockaddr*>(&address), allow_loopback)) {
       out.verdict = TargetVerdict::PrivateAddress;
       return out;
     }
   }
   out.verdict = TargetVerdict::Allowed;
-  out.address = numericAddress(found);
+  out.address = numericAddress(lookup.addresses.front());
   return out;
 }
 

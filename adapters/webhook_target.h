@@ -10,7 +10,14 @@
 
 namespace smsgw {
 
-enum class TargetVerdict { Allowed, InvalidUrl, NotHttps, PrivateAddress, Unresolvable };
+enum class TargetVerdict {
+  Allowed,
+  InvalidUrl,
+  NotHttps,
+  PrivateAddress,
+  Unresolvable,
+  LookupTimedOut  // the resolver did not answer within adapters/host_lookup.h's deadline
+};
 
 struct ParsedTarget {
   std::string scheme;

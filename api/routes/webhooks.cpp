@@ -26,6 +26,8 @@ std::string requireUrl(const nlohmann::json& body, bool allow_loopback) {
       throw validationError("url", "must be an https URL");
     case TargetVerdict::Unresolvable:
       throw validationError("url", "host does not resolve");
+    case TargetVerdict::LookupTimedOut:
+      throw validationError("url", "host did not resolve within 3 seconds; try again");
     case TargetVerdict::PrivateAddress:
       throw ApiError(ErrorCode::VALIDATION_ERROR,
                      nlohmann::json::array({{{"field", "url"},
