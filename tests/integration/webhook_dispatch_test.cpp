@@ -384,6 +384,9 @@ TEST_F(WebhookDispatchTest, AttemptsNotMadeAtShutdownAreOwedInTheDatabase) {
   receiver_.answerWith(ReceiverAnswer::Hang);
   config_.pool = {4, 1, 100};
   for (int i = 0; i < 3; ++i) dispatcher().onEvent(raise());
+  // The endpoint's one slot is taken before the shutdown (a pool thread may not have picked the
+  // first attempt up yet when onEvent returns).
+  ASSERT_EQ(receiver_.waitFor(1, 10s).size(), 1u);
   dispatcher_.reset();  // one attempt runs to its timeout; two never started
   EXPECT_EQ(one("SELECT count(*) FROM webhook_retries WHERE attempts = 0"), 2);
   EXPECT_EQ(one("SELECT count(*) FROM webhook_retries WHERE attempts = 1"), 1);
