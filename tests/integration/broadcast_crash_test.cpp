@@ -196,4 +196,6 @@ TEST_F(BroadcastCrashTest, AKilledBroadcastRetriedWithItsKeyMessagesEveryMemberO
   for (const auto& text : texts["data"]) ++per_handset[text["to"].get<std::string>()];
   EXPECT_EQ(per_handset.size(), static_cast<size_t>(kMembers));
   for (const auto& [to, n] : per_handset) EXPECT_EQ(n, 1) << to;
+  EXPECT_EQ(query("SELECT count(*) FROM reconciler_fixes"), 0)
+      << "the pipeline recovered by itself, not the reconciler";
 }

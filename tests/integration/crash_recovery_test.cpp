@@ -128,8 +128,8 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
                    .count()
             << " s" << std::endl;
 
-  // Settling: stale hand-offs fail after 5 s, lost records are written again after 30 s, and the
-  // simulator retries receipts the API missed.
+  // Settling: stale hand-offs fail after 5 s and the simulator retries receipts the API missed.
+  // The reconciler would write a lost record again after 30 s; the test asserts it never had to.
   auto unsettled = [&] {
     return query("SELECT count(*) FROM messages WHERE status IN ('QUEUED', 'SENDING')");
   };
@@ -174,6 +174,8 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
       query("SELECT count(*) FROM messages WHERE status IN ('DELIVERED', 'UNDELIVERED')");
   EXPECT_GE(static_cast<long long>(copies.size()), delivered)
       << "every delivered message reached the carrier";
+  EXPECT_EQ(query("SELECT count(*) FROM reconciler_fixes"), 0)
+      << "the pipeline recovered by itself, not the reconciler";
   EXPECT_EQ(query("SELECT count(*) FROM messages WHERE status = 'FAILED' AND error_code NOT IN "
                   "('STALE_QUEUED', 'CARRIER_UNAVAILABLE', 'CARRIER_TIMEOUT')"),
             0);
