@@ -101,6 +101,7 @@ class BrokerFaultTest : public PipelineTest {
     EXPECT_EQ(o.stale, 0) << "no process of ours died, so no hand-off was left behind";
     EXPECT_EQ(o.delivered, sends);
     EXPECT_EQ(o.failed_charged, 0);
+    EXPECT_EQ(o.carrier_texts, sends) << "the carrier got each send once, and nothing else";
     EXPECT_EQ(o.texted_twice, 0);
     EXPECT_EQ(o.off_ledger, 0);
     EXPECT_EQ(o.distinct_deliveries, o.events);
