@@ -61,6 +61,7 @@ std::vector<TopicState> describeOnceCreated(rd_kafka_t* client) {
 
 struct AdminDestroy {
   void operator()(rd_kafka_NewTopic_t* topic) const { rd_kafka_NewTopic_destroy(topic); }
+  void operator()(rd_kafka_DeleteGroup_t* group) const { rd_kafka_DeleteGroup_destroy(group); }
   void operator()(rd_kafka_queue_t* queue) const { rd_kafka_queue_destroy(queue); }
   void operator()(rd_kafka_event_t* event) const { rd_kafka_event_destroy(event); }
   void operator()(rd_kafka_AdminOptions_t* options) const {
@@ -116,6 +117,33 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
     }
   }
   return describeOnceCreated(client.get());
+}
+
+void deleteConsumerGroup(const std::string& brokers, const KafkaProperties& properties,
+                         const std::string& group) {
+  KafkaHandle client = adminClient(brokers, properties);
+  std::unique_ptr<rd_kafka_DeleteGroup_t, AdminDestroy> wanted(
+      rd_kafka_DeleteGroup_new(group.c_str()));
+  std::unique_ptr<rd_kafka_queue_t, AdminDestroy> queue(rd_kafka_queue_new(client.get()));
+  std::unique_ptr<rd_kafka_AdminOptions_t, AdminDestroy> options(
+      rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_DELETEGROUPS));
+  char err[512];
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), kTimeoutMs, err, sizeof err);
+  rd_kafka_DeleteGroup_t* list[] = {wanted.get()};
+  rd_kafka_DeleteGroups(client.get(), list, 1, options.get(), queue.get());
+  std::unique_ptr<rd_kafka_event_t, AdminDestroy> event(
+      rd_kafka_queue_poll(queue.get(), kTimeoutMs + 5000));
+  if (!event) throw std::runtime_error("the cluster did not answer DeleteGroups");
+  if (rd_kafka_event_error(event.get()))
+    throw std::runtime_error(std::string("DeleteGroups: ") +
+                             rd_kafka_event_error_string(event.get()));
+  size_t count = 0;
+  const rd_kafka_group_result_t** results =
+      rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(event.get()), &count);
+  for (size_t i = 0; i < count; ++i) {
+    if (const rd_kafka_error_t* error = rd_kafka_group_result_error(results[i]))
+      throw std::runtime_error("group " + group + ": " + rd_kafka_error_string(error));
+  }
 }
 
 }  // namespace smsgw::topics

@@ -28,4 +28,10 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
                                             const KafkaProperties& properties,
                                             int replication_factor);
 
+// Deletes a consumer group that has no members left (a one-off reader's, such as the restore
+// audit's), so that one-off readers do not pile up groups on the cluster. Throws
+// std::runtime_error with the broker's reason when it refuses (a group still in use).
+void deleteConsumerGroup(const std::string& brokers, const KafkaProperties& properties,
+                         const std::string& group);
+
 }  // namespace smsgw::topics

@@ -13,6 +13,7 @@
 #include "topics/producer.h"
 #include "topics/records.h"
 #include "topics/replay.h"
+#include "topics/topic_admin.h"
 
 namespace smsgw::admin {
 namespace {
@@ -103,6 +104,15 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
     std::cerr << "smsgw-admin: restore audit failed: " << e.what() << "\n";
     return 1;
   }
+  // The audit's group is its own: it goes with the audit rather than staying on the cluster.
+  bool group_deleted = true;
+  try {
+    topics::deleteConsumerGroup(kafka.brokers, kafka.properties, config.group_id);
+  } catch (const std::exception& e) {
+    group_deleted = false;
+    std::cerr << "smsgw-admin: the audit's consumer group " << config.group_id
+              << " stays on the cluster: " << e.what() << "\n";
+  }
   // Settling is what the sender would have recorded, had this database seen it.
   nlohmann::json settled = nlohmann::json::array(), unsettled = nlohmann::json::array();
   for (const auto& id : tally.sent_again) {
@@ -121,7 +131,9 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
                         {"sent_again", tally.sent_again.size()},
                         {"sent_again_messages", tally.sent_again},
                         {"settled", settled},
-                        {"unsettled", unsettled}};
+                        {"unsettled", unsettled},
+                        {"consumer_group", config.group_id},
+                        {"consumer_group_deleted", group_deleted}};
   std::cout << out.dump() << "\n";
   return 0;
 }

@@ -98,6 +98,7 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   // Settled as the sender had recorded them: SENDING under the carrier's id, not sent again.
   EXPECT_EQ(std::set<std::string>(audit["settled"]), queued_ids);
   EXPECT_TRUE(audit["unsettled"].empty());
+  EXPECT_EQ(audit["consumer_group_deleted"], true) << "the audit leaves no group behind";
   EXPECT_EQ(countIn(restored,
                     "SELECT count(*) FROM messages WHERE status = 'SENDING' AND "
                     "carrier_message_id IS NOT NULL AND id IN (" +
