@@ -44,7 +44,8 @@ struct Tally {
   std::set<std::string> accounts;
   nlohmann::json listed = nlohmann::json::array();
   std::set<std::string> sent_again;
-  std::map<std::string, std::string> sent_records;  // message id: its message.sent, as read
+  std::map<std::string, std::string> sent_records;    // message id: its message.sent, as read
+  std::map<std::string, std::string> failed_records;  // message id: its message.failed
   std::vector<messaging::SeenEvent> unjudged;
 
   void judge(db::Database& db) {
@@ -59,9 +60,20 @@ struct Tally {
     for (const auto& event : findings.sent_again) {
       sent_again.insert(event.message_id);
       if (event.type == "message.sent") sent_records[event.message_id] = event.record;
+      if (event.type == "message.failed") failed_records[event.message_id] = event.record;
     }
   }
 };
+
+// A message the carrier took settles by its message.sent; one that failed before the carrier
+// (no message.sent) by its message.failed.
+bool settleMessage(db::Database& db, const Tally& tally, const std::string& id, TimePoint now) {
+  if (auto sent = tally.sent_records.find(id); sent != tally.sent_records.end())
+    return messaging::settleFromSentEvent(db, sent->second, now);
+  if (auto failed = tally.failed_records.find(id); failed != tally.failed_records.end())
+    return messaging::settleFromFailedEvent(db, failed->second, now);
+  return false;
+}
 
 }  // namespace
 
@@ -116,9 +128,7 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
   // Settling is what the sender would have recorded, had this database seen it.
   nlohmann::json settled = nlohmann::json::array(), unsettled = nlohmann::json::array();
   for (const auto& id : tally.sent_again) {
-    auto sent = tally.sent_records.find(id);
-    bool done = settle && sent != tally.sent_records.end() &&
-                messaging::settleFromSentEvent(db, sent->second, now);
+    bool done = settle && settleMessage(db, tally, id, now);
     (done ? settled : unsettled).push_back(id);
   }
   nlohmann::json out = {{"since", formatIso(since)},

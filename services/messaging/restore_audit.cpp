@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "db/procedures/raise_event.h"
 #include "db/procedures/record_carrier_acceptance.h"
 #include "services/messaging/charges.h"
 #include "topics/catalogue.h"
@@ -92,6 +93,37 @@ bool settleFromSentEvent(db::Database& db, const std::string& sent_event_record,
              .request_id = ""});
   tx.commit();
   return recorded.has_value();
+}
+
+bool settleFromFailedEvent(db::Database& db, const std::string& failed_event_record,
+                           TimePoint now) {
+  auto event = topics::EventRecord::parse(failed_event_record);
+  if (event.type != "message.failed") throw std::invalid_argument("not a message.failed event");
+  ChargedMessage message;
+  message.id = event.data.at("message_id");
+  auto textOf = [&event](const char* field) {
+    auto found = event.data.find(field);
+    return found != event.data.end() && found->is_string() ? found->get<std::string>() : "";
+  };
+  std::string code = textOf("error_code"), text = textOf("error_message"), at = formatIso(now);
+  db::Session sql(db);
+  soci::transaction tx(*sql);
+  *sql << "UPDATE messages SET status = 'FAILED', error_code = :c, error_message = :m, "
+          "updated_at = :now::timestamptz WHERE id = :id AND status = 'QUEUED' "
+          "RETURNING account_id, cost_cents, send_attempt",
+      soci::use(code), soci::use(text), soci::use(at), soci::use(message.id),
+      soci::into(message.account_id), soci::into(message.cost_cents), soci::into(message.attempt);
+  if (!sql->got_data()) return false;
+  refundCharge(*sql, message, "failed before the restore's backup point was lost");
+  db::raiseEventRow(*sql, {.event_id = event.id,
+                           .account_id = message.account_id,
+                           .type = event.type,
+                           .livemode = event.livemode,
+                           .record = failed_event_record,
+                           .topic = std::string(topics::kEvents.name),
+                           .request_id = ""});
+  tx.commit();
+  return true;
 }
 
 }  // namespace smsgw::messaging

@@ -39,6 +39,13 @@ RestoreFindings judgeAfterRestore(db::Database& db, const std::vector<SeenEvent>
 // reconciler's receipt recovery, which asks the carrier. False when the message is not QUEUED.
 bool settleFromSentEvent(db::Database& db, const std::string& sent_event_record, TimePoint now);
 
+// Settles a message this database holds as QUEUED by the message.failed event the lost
+// database raised when it failed before the carrier took it (refused, an erased recipient,
+// an interrupted hand-off): FAILED with the event's code, its charge refunded, and the same
+// event id and record, as settleFromSentEvent. Without it the sender would try again a message
+// whose customer was told it failed and was refunded. False when the message is not QUEUED.
+bool settleFromFailedEvent(db::Database& db, const std::string& failed_event_record, TimePoint now);
+
 // True for a message event that says the message had left the queue (sent, delivered, failed…).
 bool saysMessageLeftTheQueue(const std::string& type);
 

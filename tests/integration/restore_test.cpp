@@ -2,10 +2,10 @@
 // cluster, the pipeline pointed at it. What a restore promises: nothing accepted after the backup
 // point is silently dropped. Each such send is either in the restored database or reported by
 // `smsgw-admin restore-audit`, and so is each message the restored database holds as QUEUED
-// though it had already gone to the carrier, which --settle records as the sender had (before
-// the settling, the sender's sweep texted two of eight again). The relay re-bases the outbox on the
-// new cluster (migration 0029), so sends made after the restore leave at once. The reconciler is
-// kept aside: it would hide a record the relay never published.
+// though it had already gone to the carrier or failed before it, which --settle records as the
+// sender had (before the settling, the sender's sweep texted two of eight again). The relay
+// re-bases the outbox on the new cluster (migration 0029), so sends made after the restore leave at
+// once. The reconciler is kept aside: it would hide a record the relay never published.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -44,7 +44,7 @@ class RestoreTest : public PipelineTest {
 }  // namespace
 
 TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnce) {
-  constexpr int kBefore = 10, kQueuedAtBackup = 8, kAfter = 12, kAfterRestore = 5;
+  constexpr int kBefore = 10, kQueuedAtBackup = 8, kRefused = 2, kAfter = 12, kAfterRestore = 5;
   LiveCustomer customer = factory_.make(2, 40);
   auto delivered = [&](const std::string& ids, int n) {
     return eventually(
@@ -66,10 +66,33 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   runOrThrow(LocalCluster::program("pg_dump") + " -Fc -f " + dump + " '" + scratch_.url() + "'",
              "pg_dump");
 
-  // After the backup point: the queued ones go out and more are accepted and delivered.
+  // After the backup point: the queued ones go out, two of them refused by the carrier (failed
+  // before it took them, refunded), and more are accepted and delivered.
+  for (int i = 0; i < kRefused; ++i) {
+    std::string to = text("SELECT to_number FROM messages WHERE id = '" + queued[i].id + "'");
+    auto armed =
+        httpRequest("POST", stack_.simUrl() + "/sim/faults", {{"Content-Type", "application/json"}},
+                    nlohmann::json{{"kind", "send"}, {"mode", "refuse"}, {"to", to}}.dump(),
+                    std::chrono::seconds(10));
+    ASSERT_EQ(armed.status, 201) << armed.body;
+  }
   stack_.startWorkers(Worker::Sender);
+  auto queuedAre = [&](const std::string& status) {
+    return query("SELECT count(*) FROM messages WHERE status = '" + status + "' AND id IN (" +
+                 idList(queued) + ")");
+  };
+  ASSERT_TRUE(eventually(
+      [&] {
+        return queuedAre("DELIVERED") == kQueuedAtBackup - kRefused &&
+               queuedAre("FAILED") == kRefused;
+      },
+      120))
+      << statusCounts();
+  const std::string refused_codes = text(
+      "SELECT string_agg(id || ' ' || error_code, ', ' ORDER BY id) FROM messages WHERE "
+      "status = 'FAILED' AND id IN (" +
+      idList(queued) + ")");
   auto after = send(customer, kAfter, "after");
-  ASSERT_TRUE(delivered(idList(queued), kQueuedAtBackup)) << statusCounts();
   ASSERT_TRUE(delivered(idList(after), kAfter)) << statusCounts();
 
   // The database is lost; the backup is restored into a new cluster.
@@ -95,7 +118,8 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   EXPECT_EQ(sent_again, queued_ids)
       << "the messages queued at the backup point had gone out since: " << run.out;
   EXPECT_EQ(audit["accounts"], nlohmann::json::array({customer.id}));
-  // Settled as the sender had recorded them: SENDING under the carrier's id, not sent again.
+  // Settled as the sender had recorded them: those the carrier took SENDING under its id, those
+  // it refused FAILED with the same code and refunded; none sent again.
   EXPECT_EQ(std::set<std::string>(audit["settled"]), queued_ids);
   EXPECT_TRUE(audit["unsettled"].empty());
   EXPECT_EQ(audit["consumer_group_deleted"], true) << "the audit leaves no group behind";
@@ -103,7 +127,21 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
                     "SELECT count(*) FROM messages WHERE status = 'SENDING' AND "
                     "carrier_message_id IS NOT NULL AND id IN (" +
                         idList(queued) + ")"),
-            kQueuedAtBackup);
+            kQueuedAtBackup - kRefused);
+  {
+    db::Session sql(restored);
+    std::string codes;
+    *sql << "SELECT coalesce(string_agg(id || ' ' || error_code, ', ' ORDER BY id), '') FROM "
+            "messages WHERE "
+            "status = 'FAILED' AND cost_cents = 0 AND id IN (" +
+                idList(queued) + ")",
+        soci::into(codes);
+    EXPECT_EQ(codes, refused_codes) << "the refused ones failed as before, refunded";
+  }
+  EXPECT_EQ(
+      countIn(restored, "SELECT balance_cents FROM accounts WHERE id = '" + customer.id + "'"),
+      countIn(restored, "SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = '" +
+                            customer.id + "'"));
 
   // The pipeline on the restored database: sends made now leave at once (before the re-base,
   // their outbox rows sorted below the old cluster's position and never left).
@@ -129,5 +167,5 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   auto texts = nlohmann::json::parse(
       httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(30)).body);
   EXPECT_EQ(texts["data"].size(),
-            static_cast<size_t>(kBefore + kQueuedAtBackup + kAfter + kAfterRestore));
+            static_cast<size_t>(kBefore + kQueuedAtBackup - kRefused + kAfter + kAfterRestore));
 }
