@@ -292,7 +292,7 @@ TEST_F(ThreeBrokers, LeaderAndControllerKilledAndABrokerFrozenLoseNothing) {
 
   // A dead broker's partitions move after its session times out (9 s), then the clients
   // refresh their metadata; a frozen one holds its partitions until it thaws.
-  finishAndCheck(recorder, windows, {30s, 30s, 45s}, customers, kSends, kInbound);
+  finishAndCheck(recorder, windows, {40s, 40s, 45s}, customers, kSends, kInbound);
 }
 
 TEST_F(OneBroker, TheLocalBrokerRestartedWithItsDataLosesNothing) {
@@ -309,8 +309,8 @@ TEST_F(OneBroker, TheLocalBrokerRestartedWithItsDataLosesNothing) {
   std::this_thread::sleep_for(5s);
   stack_.kafka().node(0).start();
 
-  // Down for 5 s, then the node's own start-up and the clients' reconnection.
-  finishAndCheck(recorder, windows, {45s}, customers, kSends, kInbound);
+  // Down for 5 s, then the node's own start-up (its log recovery) and the clients' reconnection.
+  finishAndCheck(recorder, windows, {60s}, customers, kSends, kInbound);
 }
 
 // Issue 51, item 3: under LIVE traffic PostgreSQL is killed with SIGKILL and started 5 s later,
