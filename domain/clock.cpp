@@ -32,6 +32,12 @@ std::optional<TimePoint> parseIso(std::string_view text) {
   year_month_day date{year(*year_value), month(static_cast<unsigned>(*month_value)),
                       day(static_cast<unsigned>(*day_value))};
   if (!date.ok()) return std::nullopt;
+  // A TimePoint counts nanoseconds in 64 bits: 1677-09-21 to 2262-04-11. A date beyond would
+  // overflow (undefined behaviour; UBSan ends the process), so it is refused, a day kept clear
+  // of each end for the time of day and the offset added below.
+  static const sys_days kEarliest = ceil<days>(TimePoint::min()) + days(1);
+  static const sys_days kLatest = floor<days>(TimePoint::max()) - days(1);
+  if (sys_days{date} < kEarliest || sys_days{date} > kLatest) return std::nullopt;
   TimePoint result = sys_days{date};
   if (text.size() == 10) return result;
 
