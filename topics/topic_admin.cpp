@@ -69,6 +69,18 @@ struct AdminDestroy {
   }
 };
 
+// The answer to an admin request made on `queue`; throws when none came or the request as a
+// whole failed (each item's own error is the caller's to read).
+std::unique_ptr<rd_kafka_event_t, AdminDestroy> awaitAdminAnswer(rd_kafka_queue_t* queue,
+                                                                 const std::string& request) {
+  std::unique_ptr<rd_kafka_event_t, AdminDestroy> event(
+      rd_kafka_queue_poll(queue, kTimeoutMs + 5000));
+  if (!event) throw std::runtime_error("the cluster did not answer " + request);
+  if (rd_kafka_event_error(event.get()))
+    throw std::runtime_error(request + ": " + rd_kafka_event_error_string(event.get()));
+  return event;
+}
+
 }  // namespace
 
 std::vector<TopicState> checkTopics(const std::string& brokers, const KafkaProperties& properties) {
@@ -100,12 +112,7 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
       rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS));
   rd_kafka_AdminOptions_set_operation_timeout(options.get(), kTimeoutMs, err, sizeof err);
   rd_kafka_CreateTopics(client.get(), list.data(), list.size(), options.get(), queue.get());
-  std::unique_ptr<rd_kafka_event_t, AdminDestroy> event(
-      rd_kafka_queue_poll(queue.get(), kTimeoutMs + 5000));
-  if (!event) throw std::runtime_error("the cluster did not answer CreateTopics");
-  if (rd_kafka_event_error(event.get()))
-    throw std::runtime_error(std::string("CreateTopics: ") +
-                             rd_kafka_event_error_string(event.get()));
+  auto event = awaitAdminAnswer(queue.get(), "CreateTopics");
   const rd_kafka_CreateTopics_result_t* result = rd_kafka_event_CreateTopics_result(event.get());
   size_t count = 0;
   const rd_kafka_topic_result_t** results = rd_kafka_CreateTopics_result_topics(result, &count);
@@ -131,12 +138,7 @@ void deleteConsumerGroup(const std::string& brokers, const KafkaProperties& prop
   rd_kafka_AdminOptions_set_request_timeout(options.get(), kTimeoutMs, err, sizeof err);
   rd_kafka_DeleteGroup_t* list[] = {wanted.get()};
   rd_kafka_DeleteGroups(client.get(), list, 1, options.get(), queue.get());
-  std::unique_ptr<rd_kafka_event_t, AdminDestroy> event(
-      rd_kafka_queue_poll(queue.get(), kTimeoutMs + 5000));
-  if (!event) throw std::runtime_error("the cluster did not answer DeleteGroups");
-  if (rd_kafka_event_error(event.get()))
-    throw std::runtime_error(std::string("DeleteGroups: ") +
-                             rd_kafka_event_error_string(event.get()));
+  auto event = awaitAdminAnswer(queue.get(), "DeleteGroups");
   size_t count = 0;
   const rd_kafka_group_result_t** results =
       rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(event.get()), &count);
