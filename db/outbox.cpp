@@ -51,6 +51,21 @@ std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql) {
   return rebase;
 }
 
+TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
+                                 std::chrono::seconds margin) {
+  Session sql(db);
+  long long micros = 0;
+  long long margin_seconds = margin.count();
+  *sql << "SELECT (extract(epoch FROM least(now(), "
+          "(SELECT min(o.created_at) FROM outbox o JOIN outbox_relay_position p ON "
+          "(o.txid, o.id) > (p.txid, p.id) WHERE o.topic = :topic), "
+          "(SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database() AND "
+          "backend_type = 'client backend' AND pid <> pg_backend_pid())) "
+          "- make_interval(secs => :margin)) * 1000000)::bigint",
+      soci::use(topic), soci::use(margin_seconds), soci::into(micros);
+  return TimePoint(std::chrono::microseconds(micros));
+}
+
 OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
   OpsGauges gauges;

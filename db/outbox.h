@@ -4,10 +4,12 @@
 
 #include <soci/session.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 
 #include "db/database.h"
+#include "domain/clock.h"
 
 namespace smsgw::db {
 
@@ -32,6 +34,14 @@ struct OutboxRebase {
   long long rows_to_publish = 0;
 };
 std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql);
+
+// A time before which every record of `topic` written through the outbox has been published:
+// the oldest unpublished row's, or the start of the oldest transaction still running (it may yet
+// commit rows stamped earlier), or now; less `margin` for the writers' clocks and the moments
+// between a writer reading its clock and beginning its transaction. The database's clock.
+// Reading other roles' transactions needs `pg_read_all_stats` (docs/operations.md).
+TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
+                                 std::chrono::seconds margin);
 
 // What an operator watches in the database, read at each metrics scrape: the outbox rows
 // committed and not yet published, the oldest one's age, and the webhook endpoints disabled.

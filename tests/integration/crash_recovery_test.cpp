@@ -74,6 +74,15 @@ class CrashRecoveryTest : public ::testing::Test {
     return value;
   }
 
+  std::string fixesByKind() {
+    db::Session sql(database_);
+    std::string fixes;
+    *sql << "SELECT coalesce(string_agg(kind || '=' || n, ' '), '') FROM (SELECT kind, count(*) "
+            "AS n FROM reconciler_fixes GROUP BY 1 ORDER BY 1) f",
+        soci::into(fixes);
+    return fixes;
+  }
+
   ScratchDatabase scratch_;
   db::Database database_{scratch_.url(), 4};
   CrashStack stack_{scratch_.url(),
@@ -182,7 +191,7 @@ TEST_F(CrashRecoveryTest, KilledProcessesLoseNothingSendNothingTwiceAndChargeOnc
   EXPECT_LE(static_cast<long long>(copies.size()), delivered + cut_short)
       << "nothing reached the carrier that is neither delivered nor in doubt";
   EXPECT_EQ(query("SELECT count(*) FROM reconciler_fixes"), 0)
-      << "the pipeline recovered by itself, not the reconciler";
+      << "the pipeline recovered by itself, not the reconciler: " << fixesByKind();
   EXPECT_EQ(query("SELECT count(*) FROM messages WHERE status = 'FAILED' AND error_code NOT IN "
                   "('STALE_QUEUED', 'CARRIER_UNAVAILABLE', 'CARRIER_TIMEOUT')"),
             0);

@@ -87,6 +87,7 @@ class LiveSendingTest : public NumbersTest {
 
   workers::SenderHandler sender_{context_, carrier_, carrier_hold_};
   workers::ReceiptHandler receipts_{context_};
+  workers::EverythingRead read_everything_;  // records go to handlers by hand, not through Kafka
   std::string account_, number_;
 };
 
@@ -177,7 +178,7 @@ TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedN
       "UPDATE messages SET handoff_started_at = now() - interval '2 minutes' WHERE id "
       "= '" +
       id + "'");
-  auto counts = workers::reconcile(context_, carrier_, {}, {});
+  auto counts = workers::reconcile(context_, carrier_, {}, {}, read_everything_);
   EXPECT_EQ(counts.stale, 1);
   EXPECT_EQ(statusOf(id), "FAILED");
   EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + id + "'"), "STALE_QUEUED");
@@ -186,7 +187,8 @@ TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedN
   auto data =
       nlohmann::json::parse(text("SELECT data::text FROM events WHERE type = 'message.failed'"));
   EXPECT_FALSE(data.contains("to")) << "form c has no to and no from";
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).total(), 0) << "settled once";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}, read_everything_).total(), 0)
+      << "settled once";
   sender_(outbound(id));
   EXPECT_EQ(carrier_.sent().size(), 0u);
   EXPECT_EQ(events("message.failed"), 1);
@@ -230,7 +232,7 @@ TEST_F(InDoubtSendTest, ASendWhoseAnswerWasLostStaysChargedUntilItsReceiptSettle
   EXPECT_EQ(events("message.failed"), 0);
   sender_(outbound(id));  // the record again
   clock_.skip(std::chrono::seconds(120));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).total(), 0)
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}, read_everything_).total(), 0)
       << "not a stale hand-off, not a lost record";
   workers::sweepQueued(context_, carrier_, carrier_hold_, {});
   EXPECT_EQ(carrier_.sent().size(), 1u) << "never handed over twice";
@@ -275,33 +277,37 @@ TEST_F(InDoubtSendTest, ASendNoReceiptClaimsFailsAtItsDeadlineRefunded) {
   std::string id = queueInDoubt();
   SendPolicy policy;
   clock_.skip(std::chrono::seconds(policy.in_doubt_deadline_seconds - 60));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 0);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}, read_everything_).in_doubt, 0);
   EXPECT_EQ(statusOf(id), "QUEUED");
   clock_.skip(std::chrono::seconds(61));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}, read_everything_).in_doubt, 1);
   EXPECT_EQ(statusOf(id), "FAILED");
   EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + id + "'"), "CARRIER_TIMEOUT");
   EXPECT_EQ(costOf(id), 0) << "refunded";
   EXPECT_EQ(events("message.failed"), 1);
-  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}).in_doubt, 0) << "once";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, policy, {}, read_everything_).in_doubt, 0)
+      << "once";
   expectBalanceMatchesLedger(account_);
 }
 
 TEST_F(LiveSendingTest, TheReconcilerWritesALostQueuedRecordAgainOnceItsWaitIsOver) {
   std::string id = queue(1);
   workers::ReconcilerSettings settings;  // 60 s for a queued message
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0) << "just queued";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).queued, 0)
+      << "just queued";
   clock_.skip(std::chrono::seconds(61));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 1);
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0)
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).queued, 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).queued, 0)
       << "claimed: not written again before its wait";
   auto records = text("SELECT string_agg(payload, ';') FROM outbox WHERE topic = 'sms.outbound'");
   EXPECT_EQ(topics::OutboundSms::parse(records).message_id, id);
   clock_.skip(std::chrono::seconds(61));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 1) << "still lost";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).queued, 1)
+      << "still lost";
   sender_(outbound(id));
   clock_.skip(std::chrono::seconds(61));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).queued, 0) << "handed off";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).queued, 0)
+      << "handed off";
   EXPECT_EQ(carrier_.sent().size(), 1u);
   EXPECT_EQ(count("reconciler_fixes WHERE kind = 'queued' AND times = 2"), 1);
 }
@@ -318,16 +324,17 @@ TEST_F(LiveSendingTest, TheReconcilerAsksTheCarrierForAReceiptThatNeverCame) {
     return CarrierMessageStatus{true, answer, "", ""};
   };
   workers::ReconcilerSettings settings;  // 600 s for a receipt
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).sending, 0);
   EXPECT_EQ(asked.load(), 0) << "a receipt may still come";
   clock_.skip(std::chrono::seconds(601));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0) << "not final yet";
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).sending, 0)
+      << "not final yet";
   EXPECT_EQ(asked.load(), 1);
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 0);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).sending, 0);
   EXPECT_EQ(asked.load(), 1) << "asked again only after the wait";
   answer = "delivered";
   clock_.skip(std::chrono::seconds(601));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).sending, 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).sending, 1);
   auto payload = text("SELECT payload FROM outbox WHERE topic = 'carrier.receipts'");
   receipts_({"carrier.receipts", 0, 0, carrierIdOf(id), payload, {}});
   EXPECT_EQ(statusOf(id), "DELIVERED") << "the recovered receipt applied as any receipt";
@@ -349,7 +356,7 @@ TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStor
       "', 'INBOUND', '+16132220199', '+16135550400', 'RECEIVED', 'LIVE', "
       "'car_kept')");
   clock_.skip(std::chrono::seconds(61));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).inbound, 1);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}, read_everything_).inbound, 1);
   EXPECT_EQ(count("outbox_pending WHERE payload LIKE '%car_lost%'"), 1);
   EXPECT_EQ(count("outbox_pending WHERE payload LIKE '%car_kept%'"), 0);
   // Once published, the copy is a row like the first: the claim on the text keeps both from
@@ -358,7 +365,7 @@ TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStor
       "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
       "txid DESC, id DESC LIMIT 1)");
   clock_.skip(std::chrono::seconds(30));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}).inbound, 0);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}, read_everything_).inbound, 0);
   EXPECT_EQ(count("outbox WHERE payload LIKE '%car_lost%'"), 2);
 }
 
@@ -381,9 +388,9 @@ TEST_F(LiveSendingTest, TheReconcilerWritesAgainAnEventNoEndpointSaw) {
       "success) VALUES ('whd_1', 'wh_1', '" +
       seen + "', 'message.sent', 1, true)");
   workers::ReconcilerSettings settings;  // 300 s for an event
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).events, 0);
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).events, 0);
   clock_.skip(std::chrono::seconds(301));
-  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings).events, 1)
+  EXPECT_EQ(workers::reconcile(context_, carrier_, {}, settings, read_everything_).events, 1)
       << "only the event owed and never attempted; the queued one is not subscribed";
   EXPECT_EQ(count("outbox WHERE topic = 'events' AND payload LIKE '%" + lost + "%'"), 2);
   EXPECT_EQ(count("outbox WHERE topic = 'events' AND payload LIKE '%" + seen + "%'"), 1);

@@ -122,3 +122,24 @@ TEST_F(ReconcilerTest, WorkWhoseRecordsTheBrokerLostIsFinishedByTheReconciler) {
             query("SELECT count(*) FROM events e JOIN webhooks w ON w.account_id = e.account_id "
                   "AND w.events ? e.type"));
 }
+
+// A sender away for longer than the reconciler's wait comes back to a backlog: its consumers read
+// it, and its reconciler, which runs from the start, takes none of it for lost (it used to write
+// every such message again, and count each as a loss).
+TEST_F(ReconcilerTest, RecordsWaitingForARestartedSenderAreReadNotWrittenAgain) {
+  constexpr int kWaiting = 100;
+  auto customer = factory_.make(3, 100);
+  stack_.stopWorkers(Worker::Sender);
+  send(customer, kWaiting, "waiting");
+  ASSERT_TRUE(eventually([&] { return query("SELECT count(*) FROM outbox_pending") == 0; }, 60));
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // past the 3 s wait: lost, by age alone
+  stack_.startWorkers(Worker::Sender);
+  ASSERT_TRUE(eventually(
+      [&] { return query("SELECT count(*) FROM messages WHERE status = 'DELIVERED'") == kWaiting; },
+      120))
+      << statusCounts();
+  EXPECT_EQ(fixes("queued"), 0) << "lag taken for loss";
+  auto texts = nlohmann::json::parse(
+      httpRequest("GET", stack_.simUrl() + "/sim/messages", {}, "", std::chrono::seconds(10)).body);
+  EXPECT_EQ(texts["data"].size(), static_cast<size_t>(kWaiting));
+}

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   settings.parse(argc, argv);
 
   HttpCarrierClient carrier(carrier_config);
+  workers::GroupConsumptionGate gate(spec.settings.kafka.brokers, spec.settings.kafka.properties,
+                                     spec.settings.group_prefix);
   CarrierHold hold;  // a 429 holds every loop's hand-offs and the sweep's
   spec.periodic.push_back(
       {"the queued sweep", sweep_interval, [&](workers::WorkerContext& context) {
@@ -44,7 +46,7 @@ int main(int argc, char** argv) {
        }});
   spec.periodic.push_back(
       {"the reconciler", reconciler.interval, [&](workers::WorkerContext& context) {
-         workers::reconcile(context, carrier, policy, reconciler);
+         workers::reconcile(context, carrier, policy, reconciler, gate);
        }});
   return workers::runWorker(spec, [&](workers::WorkerContext& context) {
     return workers::senderHandlers(

@@ -32,6 +32,20 @@ db::FixWindow stuckFor(std::chrono::seconds wait, std::chrono::seconds horizon,
   return {now - wait, now - horizon, wait, settings.batch, now};
 }
 
+// The same, for work whose record travels on `topic`: only what its consumers have read past.
+// Nothing while that is not known.
+std::optional<db::FixWindow> stuckAndReadPast(std::chrono::seconds wait,
+                                              std::chrono::seconds horizon,
+                                              const ReconcilerSettings& settings, TimePoint now,
+                                              WorkerContext& context, ConsumptionGate& gate,
+                                              const topics::TopicSpec& topic) {
+  auto read_through = gate.consumedThrough(context.db, topic);
+  if (!read_through) return std::nullopt;
+  db::FixWindow window = stuckFor(wait, horizon, settings, now);
+  window.before = std::min(window.before, *read_through);
+  return window;
+}
+
 // The receipt of a message the carrier took long ago: the carrier's word (LIVE), or the
 // simulation's (TEST); nothing while the carrier has no final word.
 std::optional<topics::CarrierReceipt> recoverReceipt(CarrierClient& carrier,
@@ -86,7 +100,7 @@ void addReconcilerSettings(ProcessSettings& settings, ReconcilerSettings& reconc
 }
 
 ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                           const ReconcilerSettings& settings) {
+                           const ReconcilerSettings& settings, ConsumptionGate& gate) {
   const TimePoint now = context.clock.now();
   ReconcilerCounts counts;
   counts.stale = messaging::failStaleHandoffs(
@@ -94,15 +108,18 @@ ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const
   counts.in_doubt = messaging::failInDoubtPastDeadline(
       context.db, now - std::chrono::seconds(policy.in_doubt_deadline_seconds), settings.batch,
       policy, now);
-  counts.queued = messaging::republishUntakenSends(
-      context.db, stuckFor(settings.queued_after, settings.horizon, settings, now));
+  if (auto queued = stuckAndReadPast(settings.queued_after, settings.horizon, settings, now,
+                                     context, gate, topics::kSmsOutbound))
+    counts.queued = messaging::republishUntakenSends(context.db, *queued);
   counts.sending = recoverReceipts(context, carrier, settings, now);
-  counts.inbound = messaging::republishUnstoredInbound(
-      context.db,
-      stuckFor(settings.inbound_after, settings.inbound_after + windowOf(settings), settings, now));
-  counts.events = webhooks::republishUnseenEvents(
-      context.db,
-      stuckFor(settings.events_after, settings.events_after + windowOf(settings), settings, now));
+  if (auto inbound =
+          stuckAndReadPast(settings.inbound_after, settings.inbound_after + windowOf(settings),
+                           settings, now, context, gate, topics::kSmsInbound))
+    counts.inbound = messaging::republishUnstoredInbound(context.db, *inbound);
+  if (auto events =
+          stuckAndReadPast(settings.events_after, settings.events_after + windowOf(settings),
+                           settings, now, context, gate, topics::kEvents))
+    counts.events = webhooks::republishUnseenEvents(context.db, *events);
   metrics::reconcilerFixed("stale", counts.stale);
   metrics::reconcilerFixed("in_doubt", counts.in_doubt);
   metrics::reconcilerFixed("queued", counts.queued);

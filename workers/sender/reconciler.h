@@ -4,8 +4,8 @@
 // again, and what is stuck past a hand-off is settled:
 // - a LIVE message whose hand-off started long ago and never ended: FAILED STALE_QUEUED,
 //   refunded, never sent again (DESIGN.md rule 4);
-// - a QUEUED message due for `queued_after` that no sender took: its sms.outbound record is
-//   written again (the broker lost it);
+// - a QUEUED message due for `queued_after` that no sender took though the senders have read
+//   past its record: its sms.outbound record is written again (the broker lost it);
 // - a message the carrier took (SENDING) with no receipt for `sending_after`: the carrier is
 //   asked for its status (LIVE) or the simulated receipt is written again (TEST), on
 //   carrier.receipts, where the receipt worker applies it as any receipt;
@@ -22,6 +22,7 @@
 #include "domain/carrier_client.h"
 #include "domain/send_policy.h"
 #include "workers/runtime/run_worker.h"
+#include "workers/sender/consumption_gate.h"
 
 namespace smsgw::workers {
 
@@ -46,8 +47,9 @@ struct ReconcilerCounts {
   int total() const { return stale + in_doubt + queued + sending + inbound + events; }
 };
 
-// One pass; logs what it fixed.
+// One pass; logs what it fixed. A queued message, an inbound text or an event is written again
+// only when its topic's consumers have read past where its record was (consumption_gate.h).
 ReconcilerCounts reconcile(WorkerContext& context, CarrierClient& carrier, const SendPolicy& policy,
-                           const ReconcilerSettings& settings);
+                           const ReconcilerSettings& settings, ConsumptionGate& gate);
 
 }  // namespace smsgw::workers
