@@ -1,4 +1,4 @@
-"""The outbox's two designs side by side (issue 51, item 1), on PostgreSQL alone.
+"""The outbox's designs side by side (issue 51, item 1), on PostgreSQL alone.
 
 (a) logical decoding: each record is written with pg_logical_emit_message inside the business
     transaction (no table); the relay reads them in commit order from a replication slot with
@@ -8,12 +8,20 @@
     business transaction; the relay reads after its position in (txid, id) order below the
     oldest running transaction and moves the position; the retention purge deletes the rows.
 
+(c) the table with commit stamps (a candidate, not run in production): as (b), plus a deferred
+    constraint trigger that, at the commit of a transaction that wrote records, gives the
+    transaction a number from a sequence (one row in outbox_commits). A transaction waiting on
+    another's lock reaches its commit only after the other's commit: its stamp is higher, even
+    when it took its transaction id first. The relay publishes in (stamp, id) order up to a
+    bound: the sequence's last value read before a snapshot, once every transaction running at
+    that snapshot has ended (its xmax at or below the oldest running transaction).
+
 Each design runs on a cluster of its own (wal_level logical for (a), replica for (b), as each
 would run in production), started here in a scratch folder. A round writes N business
 transactions (one row of a messages-like table and one record each) with pgbench, then relays
 them all in batches of 500, then (b) purges them. The figure is PostgreSQL's CPU per message
 (user and system time of every server process, from /proc), split by phase, and WAL bytes per
-message. Rounds alternate a, b, a, b…; medians at the end.
+message. Rounds alternate a, b, c, a, b, c…; medians at the end.
 Usage: outbox_designs.py [--messages 20000] [--rounds 6] [--clients 4]
 """
 import argparse
@@ -21,6 +29,7 @@ import os
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 
 import psycopg2
@@ -95,12 +104,32 @@ INSERT INTO outbox_relay_position VALUES ('1', 0);
 CREATE PUBLICATION outbox_messages;  -- no table: pgoutput sends the messages alone
 """
 
+STAMPS = """
+CREATE SEQUENCE outbox_commit_stamp;
+CREATE TABLE outbox_commits (txid xid8 PRIMARY KEY, stamp bigint NOT NULL UNIQUE);
+ALTER TABLE outbox_relay_position ADD COLUMN stamp bigint NOT NULL DEFAULT 0;
+CREATE FUNCTION stamp_outbox_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('outbox.stamped', true) IS DISTINCT FROM 'yes' THEN
+    INSERT INTO outbox_commits VALUES (pg_current_xact_id(), nextval('outbox_commit_stamp'));
+    PERFORM set_config('outbox.stamped', 'yes', true);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER outbox_commit_stamp AFTER INSERT ON outbox
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION stamp_outbox_commit();
+"""
+
+WRITE_TABLE = ("BEGIN;\nINSERT INTO messages (body) VALUES ('hello');\n"
+               "INSERT INTO outbox (topic, record_key, payload, request_id) VALUES "
+               f"('sms.outbound', '+15145550100', '{PAYLOAD}', 'req_x');\nCOMMIT;\n")
 WRITE = {
     "a": "BEGIN;\nINSERT INTO messages (body) VALUES ('hello');\n"
          f"SELECT pg_logical_emit_message(true, 'sms.outbound', '{PAYLOAD}');\nCOMMIT;\n",
     "b": "BEGIN;\nINSERT INTO messages (body) VALUES ('hello');\n"
          "INSERT INTO outbox (topic, record_key, payload, request_id) VALUES "
          f"('sms.outbound', '+15145550100', '{PAYLOAD}', 'req_x');\nCOMMIT;\n",
+    "c": WRITE_TABLE,
 }
 
 
@@ -144,6 +173,104 @@ def relay_b(conn, batch):
         relayed += len(rows)
 
 
+class StampBound:
+    """The highest stamp no transaction can still commit below: the sequence's value read in
+    one statement, paired with the snapshot of the next, is safe once that snapshot's running
+    transactions have all ended."""
+
+    def __init__(self):
+        self.last_value = 0
+        self.waiting = []  # (stamp, xmax) pairs, oldest first
+        self.bound = 0
+
+    def advance(self, cur):
+        cur.execute("SELECT coalesce(pg_sequence_last_value('outbox_commit_stamp'), 0), "
+                    "pg_snapshot_xmin(pg_current_snapshot())::text, "
+                    "pg_snapshot_xmax(pg_current_snapshot())::text")
+        value, xmin, xmax = cur.fetchone()
+        if not self.waiting or self.last_value > self.waiting[-1][0]:
+            self.waiting.append((self.last_value, int(xmax)))
+        self.last_value = value
+        while self.waiting and int(xmin) >= self.waiting[0][1]:
+            self.bound = max(self.bound, self.waiting.pop(0)[0])
+        return self.bound
+
+
+def relay_c(conn, batch):
+    cur = conn.cursor()
+    cur.execute("SELECT stamp, id FROM outbox_relay_position")
+    stamp, last_id = cur.fetchone()
+    bound = StampBound()
+    relayed = statements = 0
+    idle = 0
+    while True:
+        limit = bound.advance(cur)
+        statements += 1
+        cur.execute("SELECT c.stamp, o.id, o.topic, o.record_key, o.payload, o.request_id "
+                    "FROM outbox_commits c JOIN outbox o ON o.txid = c.txid "
+                    "WHERE c.stamp >= %s AND c.stamp <= %s AND (c.stamp, o.id) > (%s, %s) "
+                    "ORDER BY c.stamp, o.id LIMIT %s", (stamp, limit, stamp, last_id, batch))
+        rows = cur.fetchall()
+        statements += 1
+        if not rows:
+            idle += 1
+            if idle == 3:  # the bound needs a statement or two to reach the last stamp
+                return relayed, statements
+            continue
+        idle = 0
+        stamp, last_id = rows[-1][0], rows[-1][1]
+        cur.execute("UPDATE outbox_relay_position SET stamp = %s, id = %s, moved_at = now()",
+                    (stamp, last_id))
+        statements += 1
+        relayed += len(rows)
+
+
+def purge_c(conn):
+    cur = conn.cursor()
+    cur.execute("WITH done AS (DELETE FROM outbox_commits c USING outbox_relay_position p "
+                "WHERE c.stamp < p.stamp RETURNING c.txid) "
+                "DELETE FROM outbox o USING done WHERE o.txid = done.txid")
+    return cur.rowcount
+
+
+def order_each_design_keeps(cluster, design):
+    """Two writers of one key: the second takes its transaction id first, then waits for the
+    key's row, which the first holds; the first commits first. Which record leaves first?"""
+    first, second = psycopg2.connect(cluster.url), psycopg2.connect(cluster.url)
+    a, b = first.cursor(), second.cursor()
+    a.execute("CREATE TABLE IF NOT EXISTS keys (k text PRIMARY KEY, n int)")
+    a.execute("INSERT INTO keys VALUES ('+15145550100', 0) ON CONFLICT DO NOTHING")
+    first.commit()
+    b.execute("INSERT INTO messages (body) VALUES ('second writer')")  # its id is taken here
+    a.execute("UPDATE keys SET n = n + 1 WHERE k = '+15145550100'")
+    a.execute("INSERT INTO outbox (topic, record_key, payload) VALUES "
+              "('sms.outbound', '+15145550100', 'committed first')")
+    waiter = threading.Thread(target=lambda: (
+        b.execute("UPDATE keys SET n = n + 1 WHERE k = '+15145550100'"),
+        b.execute("INSERT INTO outbox (topic, record_key, payload) VALUES "
+                  "('sms.outbound', '+15145550100', 'committed second')"),
+        second.commit()))
+    waiter.start()
+    time.sleep(0.5)  # the second writer now waits for the key's row
+    first.commit()
+    waiter.join()
+    first.close()
+    second.close()
+    conn = psycopg2.connect(cluster.url)
+    cur = conn.cursor()
+    if design == "b":
+        cur.execute("SELECT payload FROM outbox WHERE payload LIKE 'committed %' "
+                    "ORDER BY txid, id")
+    else:
+        cur.execute("SELECT o.payload FROM outbox o JOIN outbox_commits c ON c.txid = o.txid "
+                    "WHERE o.payload LIKE 'committed %' ORDER BY c.stamp, o.id")
+    order = [r[0] for r in cur.fetchall()]
+    cur.execute("DELETE FROM outbox WHERE payload LIKE 'committed %'")
+    conn.commit()
+    conn.close()
+    return order
+
+
 def purge_b(conn):
     cur = conn.cursor()
     cur.execute("DELETE FROM outbox o USING outbox_relay_position p "
@@ -168,10 +295,13 @@ def round_of(design, cluster, messages, clients):
     cpu1, t1 = cluster.cpu_seconds(), time.time()
     cur.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", (wal_before,))
     wal = float(cur.fetchone()[0])
-    relayed, statements = (relay_a if design == "a" else relay_b)(conn, 500)
+    relayed, statements = {"a": relay_a, "b": relay_b, "c": relay_c}[design](conn, 500)
     cpu2 = cluster.cpu_seconds()
-    purged = purge_b(conn) if design == "b" else 0
-    cur.execute("VACUUM outbox") if design == "b" else None
+    purged = {"a": lambda c: 0, "b": purge_b, "c": purge_c}[design](conn)
+    if design != "a":
+        cur.execute("VACUUM outbox")
+    if design == "c":
+        cur.execute("VACUUM outbox_commits")
     cpu3 = cluster.cpu_seconds()
     conn.close()
     n = messages // clients * clients
@@ -190,7 +320,8 @@ def main():
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--port", type=int, default=25700)
     args = parser.parse_args()
-    clusters = {"a": Cluster(args.port, "logical"), "b": Cluster(args.port + 1, "replica")}
+    clusters = {"a": Cluster(args.port, "logical"), "b": Cluster(args.port + 1, "replica"),
+                "c": Cluster(args.port + 2, "replica")}
     try:
         for design, cluster in clusters.items():
             conn = psycopg2.connect(cluster.url)
@@ -199,10 +330,15 @@ def main():
             if design == "a":
                 conn.cursor().execute(
                     "SELECT pg_create_logical_replication_slot('outbox', 'pgoutput')")
+            if design == "c":
+                conn.cursor().execute(STAMPS)
             conn.close()
-        results = {"a": [], "b": []}
+        for design in "bc":
+            print(f"({design}) two writers of one key, the second with the lower transaction id:"
+                  f" published {order_each_design_keeps(clusters[design], design)}", flush=True)
+        results = {"a": [], "b": [], "c": []}
         for r in range(args.rounds):
-            design = "ab"[r % 2]
+            design = "abc"[r % 3]
             res = round_of(design, clusters[design], args.messages, args.clients)
             results[design].append(res)
             print(f"round {r + 1} ({design}): write {res['write_us']:.1f} us, relay "
@@ -211,7 +347,8 @@ def main():
                   f"{res['wal_bytes']:.0f} WAL bytes; {res['relay_statements']:.4f} relay "
                   f"statements per message; written at {res['rate']:.0f}/s", flush=True)
         print("medians (PostgreSQL CPU per message, microseconds):")
-        for design, name in (("a", "logical decoding"), ("b", "table")):
+        for design, name in (("a", "logical decoding"), ("b", "table"),
+                             ("c", "table with commit stamps")):
             rs = results[design]
             med = {k: statistics.median(x[k] for x in rs) for k in rs[0]}
             print(f"  ({design}) {name}: write {med['write_us']:.1f}, relay {med['relay_us']:.1f},"
