@@ -57,8 +57,7 @@ TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
   long long micros = 0;
   long long margin_seconds = margin.count();
   *sql << "SELECT (extract(epoch FROM least(now(), "
-          "(SELECT min(o.created_at) FROM outbox o JOIN outbox_relay_position p ON "
-          "(o.txid, o.id) > (p.txid, p.id) WHERE o.topic = :topic), "
+          "(SELECT min(created_at) FROM outbox_pending WHERE topic = :topic), "
           "(SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database() AND "
           "backend_type = 'client backend' AND pid <> pg_backend_pid())) "
           "- make_interval(secs => :margin)) * 1000000)::bigint",

@@ -10,8 +10,8 @@ namespace {
 // Writers read their clock a moment before they begin the transaction that stamps the row
 // (a pooled connection may keep them waiting), and their clocks may differ from the database's.
 constexpr std::chrono::seconds kClockMargin{5};
-constexpr std::chrono::milliseconds kBrokerTimeout{
-    2000};  // per request: a pass goes on to its other work
+// Per request to the broker: a pass whose broker is away goes on to its other work.
+constexpr std::chrono::milliseconds kBrokerTimeout{2000};
 
 }  // namespace
 
