@@ -24,6 +24,7 @@
 #include "domain/ids.h"
 #include "tests/support/crash_stack.h"
 #include "tests/support/live_customers.h"
+#include "tests/support/reconciler_fixes.h"
 #include "tests/support/scratch_database.h"
 
 using namespace smsgw;
@@ -77,9 +78,7 @@ class CrashRecoveryTest : public ::testing::Test {
   std::string fixesByKind() {
     db::Session sql(database_);
     std::string fixes;
-    *sql << "SELECT coalesce(string_agg(kind || '=' || n, ' '), '') FROM (SELECT kind, count(*) "
-            "AS n FROM reconciler_fixes GROUP BY 1 ORDER BY 1) f",
-        soci::into(fixes);
+    *sql << kReconcilerFixesByKind, soci::into(fixes);
     return fixes;
   }
 

@@ -22,6 +22,7 @@
 #include "tests/support/live_customers.h"
 #include "tests/support/local_cluster.h"
 #include "tests/support/pipeline_stack.h"
+#include "tests/support/reconciler_fixes.h"
 #include "tests/support/scratch_database.h"
 #include "tests/support/webhook_receiver.h"
 
@@ -133,13 +134,8 @@ class PipelineTest : public ::testing::Test {
     o.distinct_deliveries = static_cast<long long>(ids.size());
     return o;
   }
-  // What the reconciler repaired (sends, receipts, inbound texts, events): a fault test that
-  // claims nothing was lost wants none, or the repair path is why it passes.
-  std::string reconcilerFixes() {
-    return text(
-        "SELECT coalesce(string_agg(kind || '=' || n, ' '), '') FROM (SELECT kind, "
-        "count(*) AS n FROM reconciler_fixes GROUP BY 1 ORDER BY 1) f");
-  }
+  // What the reconciler repaired (sends, receipts, inbound texts, events).
+  std::string reconcilerFixes() { return text(kReconcilerFixesByKind); }
   std::string statusCounts() {
     return text(
         "SELECT string_agg(s || '=' || n, ' ') FROM (SELECT status || coalesce('/' || "
