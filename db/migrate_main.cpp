@@ -1,8 +1,12 @@
 // smsgw-migrate: applies pending migrations and says what it did.
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/session.h>
+
 #include <iostream>
 
 #include "adapters/settings.h"
 #include "db/migrator.h"
+#include "db/outbox.h"
 
 int main(int argc, char** argv) {
   std::string url, dir = SMSGW_MIGRATIONS_DIR, functions = SMSGW_FUNCTIONS_DIR;
@@ -18,6 +22,14 @@ int main(int argc, char** argv) {
     for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
     std::cout << report.applied.size() << " applied, " << report.already_applied
               << " already applied, " << report.functions << " functions\n";
+    // After a logical restore, before any writer of this cluster runs (docs/operations.md,
+    // "Backup and restore"): a writer's transaction id could otherwise meet a restored row's.
+    soci::session sql(soci::postgresql, url);
+    if (auto rebase = smsgw::db::bindOutboxToCluster(sql)) {
+      std::cout << "outbox re-keyed: its position belonged to database cluster "
+                << rebase->from_cluster << ", this is " << rebase->to_cluster << "; "
+                << rebase->rows_to_publish << " rows to publish\n";
+    }
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "migration failed: " << e.what() << "\n";

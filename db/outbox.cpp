@@ -33,19 +33,21 @@ std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql) {
          "pg_control_system() c FOR UPDATE OF p",
       soci::into(rebase.from_cluster), soci::into(rebase.to_cluster);
   if (rebase.from_cluster == rebase.to_cluster) return std::nullopt;
+  // Writers wait; those under way finish first, so every row here has its stamp.
   sql << "LOCK TABLE outbox IN EXCLUSIVE MODE";
-  // Published: at or below the old position, with an id the relay had reached. Every row
-  // written in this cluster has a higher id, whatever its transaction id.
-  sql << "WITH pos AS (SELECT txid, id, highest_published_id FROM outbox_relay_position), "
-         "moved AS (UPDATE outbox o SET txid = CASE WHEN (o.txid, o.id) <= (pos.txid, pos.id) "
-         "AND o.id <= pos.highest_published_id THEN '1'::xid8 ELSE '2'::xid8 END FROM pos "
-         "RETURNING o.txid) "
-         "SELECT count(*) FROM moved WHERE txid = '2'::xid8",
+  // Published rows take '1', below every transaction id a cluster issues, with a stamp below
+  // the position; the others a key of their stamp's own at 2^63 and above, where this
+  // cluster's ids will never reach (2^31 wraparounds), keeping their stamps and so their order.
+  sql << "WITH moved AS (UPDATE outbox o SET txid = CASE WHEN (c.stamp, o.id) <= (p.stamp, "
+         "p.id) THEN '1'::xid8 ELSE (9223372036854775808 + c.stamp)::text::xid8 END "
+         "FROM outbox_commits c, outbox_relay_position p WHERE c.txid = o.txid "
+         "RETURNING o.txid) SELECT count(*) FROM moved WHERE txid <> '1'::xid8",
       soci::into(rebase.rows_to_publish);
-  // Below every transaction id a cluster issues (they start at 3): '1' rows were published,
-  // '2' rows were not.
-  sql << "UPDATE outbox_relay_position SET txid = '1'::xid8, id = 9223372036854775807, "
-         "cluster_id = :here, moved_at = now()",
+  sql << "DELETE FROM outbox_commits";
+  sql << "INSERT INTO outbox_commits (txid, stamp) SELECT DISTINCT txid, CASE WHEN txid = "
+         "'1'::xid8 THEN -1 ELSE (txid::text::numeric - 9223372036854775808)::bigint END "
+         "FROM outbox";
+  sql << "UPDATE outbox_relay_position SET cluster_id = :here, moved_at = now()",
       soci::use(rebase.to_cluster);
   tx.commit();
   return rebase;
@@ -68,10 +70,10 @@ TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
 OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
   OpsGauges gauges;
-  // The rows after the relay's position (migration 0018), read along the primary key.
-  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(o.created_at)), 0)::float8, "
+  // The rows after the relay's position (migration 0030).
+  *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8, "
           "(SELECT count(*) FROM webhooks WHERE NOT active AND deleted_at IS NULL) "
-          "FROM outbox o JOIN outbox_relay_position p ON (o.txid, o.id) > (p.txid, p.id)",
+          "FROM outbox_pending",
       soci::into(gauges.unpublished_rows), soci::into(gauges.oldest_unpublished_age_seconds),
       soci::into(gauges.disabled_webhooks);
   return gauges;

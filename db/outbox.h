@@ -20,15 +20,17 @@ long long enqueueOutbox(soci::session& sql, const std::string& topic, const std:
 long long enqueueOutbox(Database& db, const std::string& topic, const std::string& key,
                         const std::string& payload);
 
-// The relay's position is a transaction id, which orders rows only within the cluster that
-// issued it (migration 0029). Called by the leading relay before it reads its position: in the
-// cluster the position names, it does nothing and returns nullopt. In another one (a restore
-// from pg_dump, a logical move) it re-bases, under a lock that holds writers back for the
-// moment it takes: the rows the old cluster had published sort at or below the new position,
-// and every other row (those the old cluster had not published, and those this cluster wrote
-// since) sorts after it, in id order, ahead of any row written later. Nothing published is
-// published again, nothing unpublished is passed over: a row written here has an id above every
-// restored one (pg_dump carries the sequence).
+// The relay's position is a commit stamp (migration 0030), and pg_dump carries the stamps'
+// sequence, so a logical move (a restore from pg_dump, a logical replica promoted) keeps what
+// was published apart from what was not. Rows are found by their transaction id, though, which
+// means something only in the cluster that issued it: the new cluster may issue a restored
+// row's id again. The leading relay calls this before it reads its position: in the cluster the
+// position names, it does nothing and returns nullopt. In another one, under a lock that holds
+// writers back for the moment it takes, it re-keys every row to an id this cluster never
+// issues, keeping its stamp. Nothing published is published again, nothing unpublished is
+// passed over, and the order holds. (A transaction here that meets a restored id before this
+// runs takes the id's stamp over, so its rows are never lost; the restored rows of that id may
+// then go out twice.)
 struct OutboxRebase {
   long long from_cluster = 0, to_cluster = 0;  // system identifiers
   long long rows_to_publish = 0;

@@ -24,23 +24,37 @@ constexpr long long kRelayLock = 727274002;
 // time (0.2 ms a poll, most of the planning in ops/bench/pipeline-cost). The limit is written
 // in, not a parameter: with an unknown limit the generic plan looked dearer than the custom
 // ones, and PostgreSQL went on planning every poll.
-// Only rows of transactions older than every one still running: all of those have ended, so
-// no row at or below where this pass stops can still appear (migration 0018).
+// Only stamps up to the bound: all of those have committed or rolled back, so no row at or
+// below where this pass stops can still appear (migration 0030). Written as a walk of the
+// stamps in order, each transaction's rows read by the primary key: a plan PostgreSQL cannot
+// turn into a join of both tables whole, whatever the statistics said when it was prepared.
 std::string readPendingText(int limit) {
-  // The text of the transaction id is named apart: `ORDER BY txid` would otherwise sort by
-  // that output column, as text ('100' before '99'), and publish out of order, or pass over
-  // rows, whenever a batch spanned 10^k.
-  return "SELECT txid::text AS txid_text, id, topic, record_key, payload, request_id FROM outbox "
-         "WHERE (txid, id) > ($1::xid8, $2::bigint) AND "
-         "txid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY txid, id LIMIT " +
+  return "SELECT c.stamp, o.id, o.topic, o.record_key, o.payload, o.request_id "
+         "FROM (SELECT txid, stamp FROM outbox_commits WHERE stamp >= $1::bigint AND "
+         "stamp <= $3::bigint ORDER BY stamp) c CROSS JOIN LATERAL (SELECT id, topic, "
+         "record_key, payload, request_id FROM outbox WHERE txid = c.txid AND "
+         "(c.stamp > $1::bigint OR id > $2::bigint)) o ORDER BY c.stamp, o.id LIMIT " +
          std::to_string(limit);
+}
+const db::PreparedStatement& readHorizon() {
+  static const db::PreparedStatement statement(
+      "relay_read_horizon",
+      "SELECT stamp, running::text, oldest::text FROM outbox_commit_horizon()");
+  return statement;
 }
 const db::PreparedStatement& movePosition() {
   static const db::PreparedStatement statement(
       "relay_move_position",
-      "UPDATE outbox_relay_position SET txid = $1::xid8, id = $2::bigint, moved_at = now(), "
-      "highest_published_id = greatest(highest_published_id, $3::bigint)");
+      "UPDATE outbox_relay_position SET stamp = $1::bigint, id = $2::bigint, moved_at = now()");
   return statement;
+}
+
+CommitHorizon horizonOf(const db::Row& row) {
+  CommitHorizon horizon;
+  horizon.stamp = db::integerOf(row.at(0));
+  if (row.at(1)) horizon.running = std::stoull(*row.at(1));
+  horizon.oldest = std::stoull(*row.at(2));
+  return horizon;
 }
 
 }  // namespace
@@ -115,7 +129,9 @@ bool OutboxRelay::lead() {
 
 void OutboxRelay::stepDown() {
   leading_ = false;
-  position_ = {};       // a new lead reads it again: another leader may have moved it
+  position_.reset();  // a new lead reads it again: another leader may have moved it
+  bound_ = {};
+  read_through_.reset();
   connection_.reset();  // closing the connection releases the lock, wherever it stood
 }
 
@@ -145,16 +161,25 @@ void OutboxRelay::readPosition(soci::session& sql) {
         "or a logical move): re-based, {} rows to publish",
         rebase->from_cluster, rebase->to_cluster, rebase->rows_to_publish);
   }
-  sql << "SELECT txid::text, id FROM outbox_relay_position", soci::into(position_.txid),
-      soci::into(position_.id);
+  Position position;
+  sql << "SELECT stamp, id FROM outbox_relay_position", soci::into(position.stamp),
+      soci::into(position.id);
+  position_ = position;
 }
 
 int OutboxRelay::publishAsLeader(soci::session& sql) {
-  if (position_.txid.empty()) readPosition(sql);
-  const std::vector<db::Row> rows =
-      read_pending_.run(sql, {position_.txid, std::to_string(position_.id)});
+  if (!position_) readPosition(sql);
+  std::optional<long long> bound = bound_.advance(horizonOf(readHorizon().run(sql, {}).at(0)));
+  // Every stamp up to the bound had committed when it was read through: a read up to the same
+  // bound finds nothing new unless rows were left.
+  if (!bound || (bound == read_through_ && !rows_left_)) return 0;
+  const Position from = *position_;
+  const std::vector<db::Row> rows = read_pending_.run(
+      sql, {std::to_string(from.stamp), std::to_string(from.id), std::to_string(*bound)});
+  read_through_ = bound;
+  rows_left_ = rows.size() == static_cast<size_t>(config_.batch_size);
   if (rows.empty()) return 0;
-  enum Column { kTxid, kId, kTopic, kKey, kPayload, kRequestId };
+  enum Column { kStamp, kId, kTopic, kKey, kPayload, kRequestId };
 
   std::vector<std::future<void>> acks;
   acks.reserve(rows.size());
@@ -175,15 +200,13 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
                    db::describeError(e));
     }
   }
+  if (published < rows.size()) rows_left_ = true;
   if (published == 0) return 0;
   // Not in a transaction: only the leader moves the position, through the connection that
   // holds the lock. A crash before this line publishes the rows again.
   const db::Row& last = rows[published - 1];
-  Position reached{*last[kTxid], db::integerOf(last[kId])};
-  long long highest_id = 0;  // what a re-base tells restored rows by (db/outbox.h)
-  for (size_t i = 0; i < published; ++i)
-    highest_id = std::max(highest_id, db::integerOf(rows[i][kId]));
-  movePosition().run(sql, {reached.txid, std::to_string(reached.id), std::to_string(highest_id)});
+  Position reached{db::integerOf(last[kStamp]), db::integerOf(last[kId])};
+  movePosition().run(sql, {std::to_string(reached.stamp), std::to_string(reached.id)});
   position_ = reached;
   return static_cast<int>(published);
 }

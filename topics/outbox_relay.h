@@ -1,12 +1,12 @@
 #pragma once
 // Publishes committed outbox rows to Kafka (DESIGN.md rule 1) and keeps how far it got.
 //
-// A row is written once and never updated (migration 0018): the relay reads the rows after its
-// position in (transaction id, id) order, only those of transactions older than every
-// transaction still running, so a row that commits late is never passed over. Rows of one key
-// leave in the order their transactions began writing; a record that follows another through
-// Kafka, or a lock taken before the first write, comes after it. A transaction left open holds
-// back the rows committed after it began (ops: `idle_in_transaction_session_timeout`).
+// A row is written once and never updated (migration 0018). Its transaction takes a stamp as it
+// commits (migration 0030), and the relay reads the rows after its position in (stamp, id)
+// order, up to a stamp no transaction can still commit below (topics/commit_bound.h): records
+// leave in the order their transactions committed, so a transaction that waited for another's
+// lock, or saw its rows, publishes after it. A transaction left open holds back the stamps
+// taken after it began (ops: `idle_in_transaction_session_timeout`).
 //
 // One relay at a time publishes, across all processes: the leader, which holds a session-level
 // advisory lock on a connection of its own, so records leave in outbox order. The leader
@@ -25,11 +25,13 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "db/database.h"
 #include "db/prepared_statement.h"
+#include "topics/commit_bound.h"
 #include "topics/producer.h"
 
 namespace smsgw::topics {
@@ -80,10 +82,14 @@ class OutboxRelay {
   std::unique_ptr<soci::session> connection_;  // the relay's own, holding the lock when leading
   std::atomic<bool> leading_{false};
   struct Position {
-    std::string txid;  // empty until read from outbox_relay_position on taking the lead
+    long long stamp = 0;
     long long id = 0;
   };
-  Position position_;
+  std::optional<Position> position_;  // read from outbox_relay_position on taking the lead
+  CommitBound bound_;
+  // The bound the last read went up to, and whether it may have left rows at or below it.
+  std::optional<long long> read_through_;
+  bool rows_left_ = false;
   bool attempted_once_ = false;
   std::chrono::steady_clock::time_point last_attempt_;
 };

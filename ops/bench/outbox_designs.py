@@ -8,13 +8,14 @@
     business transaction; the relay reads after its position in (txid, id) order below the
     oldest running transaction and moves the position; the retention purge deletes the rows.
 
-(c) the table with commit stamps (a candidate, not run in production): as (b), plus a deferred
-    constraint trigger that, at the commit of a transaction that wrote records, gives the
-    transaction a number from a sequence (one row in outbox_commits). A transaction waiting on
-    another's lock reaches its commit only after the other's commit: its stamp is higher, even
-    when it took its transaction id first. The relay publishes in (stamp, id) order up to a
-    bound: the sequence's last value read before a snapshot, once every transaction running at
-    that snapshot has ended (its xmax at or below the oldest running transaction).
+(c) the table with commit stamps, as production runs it since migration 0030: as (b), plus a
+    deferred constraint trigger that, at the commit of a transaction that wrote records, gives
+    the transaction a number from a sequence (one row in outbox_commits). A transaction waiting
+    on another's lock reaches its commit only after the other's commit: its stamp is higher,
+    even when it took its transaction id first. The relay publishes in (stamp, id) order up to
+    a bound (topics/commit_bound.h): the last stamp handed out, once every transaction that
+    was running after it was read has ended. The trigger and the horizon are the repository's
+    own functions (db/functions).
 
 Each design runs on a cluster of its own (wal_level logical for (a), replica for (b), as each
 would run in production), started here in a scratch folder. A round writes N business
@@ -104,18 +105,15 @@ INSERT INTO outbox_relay_position VALUES ('1', 0);
 CREATE PUBLICATION outbox_messages;  -- no table: pgoutput sends the messages alone
 """
 
+FUNCTIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "db",
+                         "functions")
 STAMPS = """
 CREATE SEQUENCE outbox_commit_stamp;
-CREATE TABLE outbox_commits (txid xid8 PRIMARY KEY, stamp bigint NOT NULL UNIQUE);
+CREATE TABLE outbox_commits (txid xid8 PRIMARY KEY, stamp bigint NOT NULL);
+CREATE INDEX outbox_commits_stamp ON outbox_commits (stamp);
 ALTER TABLE outbox_relay_position ADD COLUMN stamp bigint NOT NULL DEFAULT 0;
-CREATE FUNCTION stamp_outbox_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF current_setting('outbox.stamped', true) IS DISTINCT FROM 'yes' THEN
-    INSERT INTO outbox_commits VALUES (pg_current_xact_id(), nextval('outbox_commit_stamp'));
-    PERFORM set_config('outbox.stamped', 'yes', true);
-  END IF;
-  RETURN NULL;
-END $$;
+""" + "".join(open(os.path.join(FUNCTIONS, name)).read()
+              for name in ("stamp_outbox_commit.sql", "outbox_commit_horizon.sql")) + """
 CREATE CONSTRAINT TRIGGER outbox_commit_stamp AFTER INSERT ON outbox
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION stamp_outbox_commit();
 """
@@ -174,25 +172,22 @@ def relay_b(conn, batch):
 
 
 class StampBound:
-    """The highest stamp no transaction can still commit below: the sequence's value read in
-    one statement, paired with the snapshot of the next, is safe once that snapshot's running
-    transactions have all ended."""
+    """topics/commit_bound.h: a candidate (the last stamp, the newest transaction then running)
+    is safe once the oldest transaction running is past that newest one."""
 
     def __init__(self):
-        self.last_value = 0
-        self.waiting = []  # (stamp, xmax) pairs, oldest first
+        self.waiting = []  # (stamp, running) pairs, oldest first
         self.bound = 0
 
     def advance(self, cur):
-        cur.execute("SELECT coalesce(pg_sequence_last_value('outbox_commit_stamp'), 0), "
-                    "pg_snapshot_xmin(pg_current_snapshot())::text, "
-                    "pg_snapshot_xmax(pg_current_snapshot())::text")
-        value, xmin, xmax = cur.fetchone()
-        if not self.waiting or self.last_value > self.waiting[-1][0]:
-            self.waiting.append((self.last_value, int(xmax)))
-        self.last_value = value
-        while self.waiting and int(xmin) >= self.waiting[0][1]:
+        cur.execute("SELECT stamp, running::text, oldest::text FROM outbox_commit_horizon()")
+        stamp, running, oldest = cur.fetchone()
+        while self.waiting and self.waiting[0][1] < int(oldest):
             self.bound = max(self.bound, self.waiting.pop(0)[0])
+        if running is None or int(running) < int(oldest):
+            self.bound, self.waiting = max(self.bound, stamp), []
+        elif not self.waiting or self.waiting[-1][0] < stamp:
+            self.waiting.append((stamp, int(running)))
         return self.bound
 
 

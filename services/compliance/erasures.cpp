@@ -98,8 +98,8 @@ nlohmann::json eraseSubscriber(db::Database& db, const std::string& account,
       "UPDATE verifications SET phone_number = :token, sealed_code = NULL WHERE account_id = "
       ":account AND phone_number = :phone",
       subject);
-  *sql << "DELETE FROM outbox o USING outbox_relay_position p WHERE (o.txid, o.id) <= (p.txid, "
-          "p.id) AND o.record_key = :a AND strpos(o.payload, :p) > 0",
+  *sql << "DELETE FROM outbox o USING outbox_published p WHERE (o.txid, o.id) = (p.txid, p.id) "
+          "AND p.record_key = :a AND strpos(p.payload, :p) > 0",
       soci::use(account), soci::use(phone);
   int opt_outs = 0;
   *sql << "SELECT count(*) FROM opt_outs WHERE account_id = :a AND phone_number = :p",

@@ -30,14 +30,20 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
 
 int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch) {
   int deleted = 0;
-  // Oldest first along the primary key, never past the relay's position: what is left at the
-  // front is the youngest row still kept, so each batch reads little more than it deletes.
-  sql << "WITH old AS (SELECT o.txid, o.id FROM outbox o JOIN outbox_relay_position p ON "
-         "(o.txid, o.id) <= (p.txid, p.id) WHERE o.created_at < now() - make_interval(hours => "
-         ":h) ORDER BY o.txid, o.id LIMIT :n FOR UPDATE OF o SKIP LOCKED), done AS (DELETE FROM "
-         "outbox o USING old WHERE (o.txid, o.id) = (old.txid, old.id) RETURNING 1) "
-         "SELECT count(*) FROM done",
+  // Oldest first in the relay's order, never past its position: what is left at the front is
+  // the youngest row still kept, so each batch reads little more than it deletes.
+  sql << "WITH old AS (SELECT o.txid, o.id FROM outbox_commits c JOIN outbox o ON o.txid = "
+         "c.txid JOIN outbox_relay_position p ON (c.stamp, o.id) <= (p.stamp, p.id) WHERE "
+         "o.created_at < now() - make_interval(hours => :h) ORDER BY c.stamp, o.id LIMIT :n "
+         "FOR UPDATE OF o SKIP LOCKED), done AS (DELETE FROM outbox o USING old WHERE "
+         "(o.txid, o.id) = (old.txid, old.id) RETURNING 1) SELECT count(*) FROM done",
       soci::use(policy.outbox_retention_hours), soci::use(batch), soci::into(deleted);
+  // The stamps in front of the oldest row left, and below the position, belong to no row.
+  if (deleted < batch) {
+    sql << "DELETE FROM outbox_commits WHERE stamp < least((SELECT stamp FROM "
+           "outbox_relay_position), (SELECT c.stamp FROM outbox_commits c WHERE EXISTS (SELECT 1 "
+           "FROM outbox o WHERE o.txid = c.txid) ORDER BY c.stamp LIMIT 1))";
+  }
   return deleted;
 }
 

@@ -77,8 +77,8 @@ int republishUnstoredInbound(db::Database& db, const db::FixWindow& window) {
   std::string left_before = formatIso(window.before), since = formatIso(window.after);
   // Published (at or below the relay's position) and still no message: one copy per text,
   // claimed by its carrier id, since a copy made earlier is itself such a row.
-  *sql << "SELECT DISTINCT ON (c) o.txid::text, o.id, c FROM outbox o JOIN outbox_relay_position "
-          "p ON (o.txid, o.id) <= (p.txid, p.id), LATERAL (SELECT o.payload::jsonb ->> "
+  *sql << "SELECT DISTINCT ON (c) o.txid::text, o.id, c FROM outbox_published o, "
+          "LATERAL (SELECT o.payload::jsonb ->> "
           "'carrier_message_id' AS c) r WHERE o.topic = 'sms.inbound' AND o.created_at > "
           ":since::timestamptz AND o.created_at < :before::timestamptz AND NOT EXISTS (SELECT 1 "
           "FROM messages m WHERE m.carrier_message_id = c) ORDER BY c, o.id LIMIT :n",

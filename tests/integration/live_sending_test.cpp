@@ -78,6 +78,12 @@ class LiveSendingTest : public NumbersTest {
           "', 1, 'LIVE', now() - interval '1 minute')");
     }
   }
+  // Moves the relay's position past every row written so far, as a relay would.
+  void publishEverything() {
+    scratch_.exec(
+        "UPDATE outbox_relay_position SET (stamp, id) = (SELECT stamp, id FROM outbox_pending "
+        "ORDER BY stamp DESC, id DESC LIMIT 1) WHERE EXISTS (SELECT 1 FROM outbox_pending)");
+  }
   void reviewHealth(const SendPolicy& policy = {}) {
     db::Session sql(database_);
     soci::transaction tx(*sql);
@@ -346,9 +352,7 @@ TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStor
       "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_lost\"}'), "
       "('sms.inbound', '+16135550400', '{\"v\":1,\"carrier_message_id\":\"car_kept\"}')");
   // Both published: the relay's position passed them.
-  scratch_.exec(
-      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
-      "txid DESC, id DESC LIMIT 1)");
+  publishEverything();
   scratch_.exec(
       "INSERT INTO messages (id, account_id, direction, from_number, to_number, status, "
       "mode, carrier_message_id) VALUES ('msg_kept', '" +
@@ -361,9 +365,7 @@ TEST_F(LiveSendingTest, TheReconcilerPublishesAgainAnInboundTextThatWasNeverStor
   EXPECT_EQ(count("outbox_pending WHERE payload LIKE '%car_kept%'"), 0);
   // Once published, the copy is a row like the first: the claim on the text keeps both from
   // being copied again within the wait.
-  scratch_.exec(
-      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
-      "txid DESC, id DESC LIMIT 1)");
+  publishEverything();
   clock_.skip(std::chrono::seconds(30));
   EXPECT_EQ(workers::reconcile(context_, carrier_, {}, {}, read_everything_).inbound, 0);
   EXPECT_EQ(count("outbox WHERE payload LIKE '%car_lost%'"), 2);
@@ -727,9 +729,7 @@ TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpub
       "('events', 'old', '{}', now() - interval '25 hours'), "
       "('events', 'old', '{}', now() - interval '25 hours'), "
       "('events', 'recent', '{}', now() - interval '23 hours')");
-  scratch_.exec(
-      "UPDATE outbox_relay_position SET (txid, id) = (SELECT txid, id FROM outbox ORDER BY "
-      "txid DESC, id DESC LIMIT 1)");
+  publishEverything();
   // Written by a later transaction, so after the position: not published, however old.
   scratch_.exec(
       "INSERT INTO outbox (topic, record_key, payload, created_at) VALUES "

@@ -4,6 +4,7 @@
 #include "topics/outbox_relay.h"
 
 #include <gtest/gtest.h>
+#include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,9 +28,8 @@ constexpr const char* kTopic = "it.scratch";
 size_t publishedCount(db::Database& database, long long id) {
   db::Session sql(database);
   int published = 0;
-  *sql << "SELECT count(*) FROM outbox o JOIN outbox_relay_position p ON (o.txid, o.id) <= "
-          "(p.txid, p.id) WHERE o.id = :id",
-      soci::use(id), soci::into(published);
+  *sql << "SELECT count(*) FROM outbox_published WHERE id = :id", soci::use(id),
+      soci::into(published);
   return static_cast<size_t>(published);
 }
 
@@ -81,7 +81,8 @@ TEST(OutboxRelay, PublishesOnlyCommittedRows) {
 }
 
 // The relay keeps a position instead of marking rows (migration 0018): a row whose transaction
-// began before others but commits after them must not fall behind that position.
+// began before others but commits after them must not fall behind that position, and leaves
+// after them, in commit order (migration 0030).
 TEST(OutboxRelay, ARowThatCommitsAfterLaterRowsIsNeverPassedOver) {
   ScratchDatabase scratch;
   db::Database database(scratch.url(), 3);
@@ -105,38 +106,120 @@ TEST(OutboxRelay, ARowThatCommitsAfterLaterRowsIsNeverPassedOver) {
   EXPECT_EQ(publishedCount(database, after), 1u);
   auto records = readRecords(kTopic, withKey(key), 2, std::chrono::seconds(20));
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(records[0].payload, "late");
-  EXPECT_EQ(records[1].payload, "after");
+  EXPECT_EQ(records[0].payload, "after") << "committed first";
+  EXPECT_EQ(records[1].payload, "late");
   EXPECT_EQ(relay.publishPending(), 0) << "nothing published twice";
 }
 
-// The order is the transaction ids' as numbers. It was once their text's ('100' before '99'):
-// records went out of order, and a batch cut among the 100s moved the position past the 99.
-TEST(OutboxRelay, TransactionIdsSpanningAPowerOfTenKeepTheirOrder) {
+// Issue 51: records once left in the order their transactions took ids. A writer that took its
+// id first, then waited for the key's row another writer held, committed second and left first.
+TEST(OutboxRelay, AWriterThatTookItsIdFirstButCommittedSecondLeavesSecond) {
+  ScratchDatabase scratch;
+  scratch.exec("CREATE TABLE keys (k text PRIMARY KEY, n int NOT NULL)");
+  std::string key = "lock-" + randomBase62(8);
+  scratch.exec("INSERT INTO keys VALUES ('" + key + "', 0)");
+  soci::session first(soci::postgresql, scratch.url()), second(soci::postgresql, scratch.url());
+  soci::transaction second_tx(second);
+  second << "SELECT pg_current_xact_id()";  // the second writer's id comes first
+  soci::transaction first_tx(first);
+  first << "UPDATE keys SET n = n + 1 WHERE k = :k", soci::use(key);
+  db::enqueueOutbox(first, kTopic, key, "committed first");
+  std::thread waiter([&] {
+    second << "UPDATE keys SET n = n + 1 WHERE k = :k", soci::use(key);  // waits for `first`
+    db::enqueueOutbox(second, kTopic, key, "committed second");
+    second_tx.commit();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // `second` now waits
+  first_tx.commit();
+  waiter.join();
+
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "lock-order-test");
+  topics::OutboxRelay relay(database, producer);
+  EXPECT_EQ(publishExpected(relay, 2), 2);
+  auto records = readRecords(kTopic, withKey(key), 2, std::chrono::seconds(20));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].payload, "committed first");
+  EXPECT_EQ(records[1].payload, "committed second");
+}
+
+// A transaction takes its stamp a moment before its commit is visible. A relay that read the
+// sequence alone would publish a later stamp in that moment and move past the earlier one,
+// which would then never leave. A trigger here holds one writer between stamp and commit.
+TEST(OutboxRelay, AStampTakenButNotYetVisibleIsWaitedForNotPassedOver) {
+  ScratchDatabase scratch;
+  scratch.exec(
+      "CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+      "IF NEW.payload = 'held' THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$; "
+      // Named after outbox_commit_stamp: fires after it at commit.
+      "CREATE CONSTRAINT TRIGGER zz_hold_commit AFTER INSERT ON outbox DEFERRABLE INITIALLY "
+      "DEFERRED FOR EACH ROW EXECUTE FUNCTION hold_commit()");
+  db::Database database(scratch.url(), 2);
+  topics::Producer producer(brokers(), "held-commit-test");
+  topics::OutboxRelay relay(database, producer);
+  std::string key = "held-" + randomBase62(8);
+  auto lastStamp = [&] {
+    db::Session sql(database);
+    long long stamp = 0;
+    *sql << "SELECT coalesce(pg_sequence_last_value('outbox_commit_stamp'), 0)", soci::into(stamp);
+    return stamp;
+  };
+  long long before = lastStamp();
+  std::thread held([&] {
+    soci::session sql(soci::postgresql, scratch.url());
+    soci::transaction tx(sql);
+    db::enqueueOutbox(sql, kTopic, key, "held");
+    tx.commit();  // stamps, then sleeps in the trigger before the commit shows
+  });
+  while (lastStamp() == before) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  {
+    db::Session sql(database);
+    db::enqueueOutbox(*sql, kTopic, key, "quick");  // a later stamp, visible at once
+  }
+  // Passes for about a second, while the held writer sleeps (2 s): a relay that took the quick
+  // stamp now would move past the held one for good.
+  int published = 0;
+  for (int pass = 0; pass < 100; ++pass) {
+    published += relay.publishPending();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  held.join();
+  EXPECT_EQ(publishExpected(relay, 2 - published), 2 - published) << "a row was passed over";
+  EXPECT_EQ(relay.publishPending(), 0);
+  auto records = readRecords(kTopic, withKey(key), 2, std::chrono::seconds(20));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].payload, "held");
+  EXPECT_EQ(records[1].payload, "quick");
+}
+
+// The order is the stamps' as numbers. It was once the transaction ids' text ('100' before
+// '99'): records went out of order, and a batch cut among the 100s moved the position past the
+// 99. Batches of 2 cut between 99 and 100 here.
+TEST(OutboxRelay, StampsSpanningAPowerOfTenKeepTheirOrder) {
   ScratchDatabase scratch;
   db::Database database(scratch.url(), 2);
   topics::Producer producer(brokers(), "digits-test");
   topics::OutboxRelay relay(database, producer,
                             topics::OutboxRelayConfig{std::chrono::milliseconds(100), 2});
   std::string key = "digits-" + randomBase62(8);
-  // Rows of long-ended transactions 100 (written first) and 99, as a busy cluster crossing
-  // 100 would leave them.
-  scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES ('" +
-               std::string(kTopic) + "', '" + key + "', '100-a', '100'), ('" + kTopic + "', '" +
-               key + "', '100-b', '100'), ('" + kTopic + "', '" + key + "', '100-c', '100'), ('" +
-               kTopic + "', '" + key + "', '99', '99')");
+  scratch.exec("SELECT setval('outbox_commit_stamp', 97)");
+  for (const char* payload : {"98", "99", "100", "101"}) {
+    db::Session sql(database);
+    db::enqueueOutbox(*sql, kTopic, key, payload);
+  }
   EXPECT_EQ(publishExpected(relay, 4), 4) << "a row was passed over";
   auto records = readRecords(kTopic, withKey(key), 4, std::chrono::seconds(20));
   std::vector<std::string> payloads;
   payloads.reserve(records.size());
   for (const auto& record : records) payloads.push_back(record.payload);
-  EXPECT_EQ(payloads, (std::vector<std::string>{"99", "100-a", "100-b", "100-c"}));
+  EXPECT_EQ(payloads, (std::vector<std::string>{"98", "99", "100", "101"}));
 }
 
-// A restore from pg_dump brings the rows and the position into a cluster whose transaction ids
-// are lower: before migration 0029, every row written after it sorted below the position and
-// was never published, while outbox_pending read 0. The relay re-bases on finding another
-// cluster: what the old one had not published goes, then what this one wrote; nothing repeats.
+// A restore from pg_dump brings the rows, their stamps and the position into a cluster that
+// issues transaction ids of its own, the restored rows' among them (before migration 0029 every
+// row written after a restore sorted below the position and was never published, while
+// outbox_pending read 0). The relay re-keys the rows on finding another cluster: what the old
+// one had not published goes, in its order, then what this one wrote; nothing repeats.
 TEST(OutboxRelay, AfterALogicalMoveNothingUnpublishedIsPassedOverAndNothingPublishedRepeats) {
   ScratchDatabase scratch;
   db::Database database(scratch.url(), 2);
@@ -144,40 +227,41 @@ TEST(OutboxRelay, AfterALogicalMoveNothingUnpublishedIsPassedOverAndNothingPubli
   auto row = [&](const std::string& payload, const std::string& txid) {
     return "('" + std::string(kTopic) + "', '" + key + "', '" + payload + "', '" + txid + "')";
   };
-  // The old cluster's transaction ids, far above this one's. Its relay had published up to the
-  // last "published" row; "late" began after and committed after that pass; two came later.
-  const std::string old_position = "4000000000000", after_it = "4000000000001";
+  // The old cluster's transactions. Its relay had published the two "published" rows; the
+  // others committed after.
+  const std::string published_txid = "4000000000000", later_txid = "4000000000001";
   scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES " +
-               row("late", after_it));
+               row("published-1", published_txid) + ", " + row("published-2", published_txid));
   scratch.exec("INSERT INTO outbox (topic, record_key, payload, txid) VALUES " +
-               row("published-1", old_position) + ", " + row("published-2", old_position) + ", " +
-               row("unpublished-1", after_it) + ", " + row("unpublished-2", after_it));
-  scratch.exec("UPDATE outbox_relay_position SET cluster_id = 42, txid = '" + old_position +
-               "', (id, highest_published_id) = (SELECT max(id), max(id) FROM outbox WHERE "
-               "payload LIKE 'published-%')");
+               row("unpublished-1", later_txid) + ", " + row("unpublished-2", later_txid));
+  scratch.exec(
+      "UPDATE outbox_relay_position SET cluster_id = 42, (stamp, id) = (SELECT stamp, max(id) "
+      "FROM outbox_pending WHERE payload LIKE 'published-%' GROUP BY stamp)");
   {
-    db::Session sql(database);  // this cluster's own transactions, ids far below the position
+    db::Session sql(database);  // this cluster's own transactions
     for (const char* payload : {"new-1", "new-2", "new-3"})
       db::enqueueOutbox(*sql, kTopic, key, payload);
   }
 
   topics::Producer producer(brokers(), "moved-test");
   topics::OutboxRelay relay(database, producer);
-  EXPECT_EQ(publishExpected(relay, 6), 6);
+  EXPECT_EQ(publishExpected(relay, 5), 5);
   EXPECT_EQ(relay.publishPending(), 0) << "nothing published twice";
-  auto records = readRecords(kTopic, withKey(key), 7, std::chrono::seconds(5));
+  auto records = readRecords(kTopic, withKey(key), 6, std::chrono::seconds(5));
   std::vector<std::string> payloads;
   payloads.reserve(records.size());
   for (const auto& record : records) payloads.push_back(record.payload);
-  EXPECT_EQ(payloads, (std::vector<std::string>{"late", "unpublished-1", "unpublished-2", "new-1",
-                                                "new-2", "new-3"}));
+  EXPECT_EQ(payloads, (std::vector<std::string>{"unpublished-1", "unpublished-2", "new-1", "new-2",
+                                                "new-3"}));
   db::Session sql(database);
-  long long cluster = 0, here = 0, pending = -1;
-  *sql << "SELECT p.cluster_id, c.system_identifier, (SELECT count(*) FROM outbox_pending) "
+  long long cluster = 0, here = 0, pending = -1, issuable = -1;
+  *sql << "SELECT p.cluster_id, c.system_identifier, (SELECT count(*) FROM outbox_pending), "
+          "(SELECT count(*) FROM outbox WHERE txid <> '1' AND txid < '9223372036854775808') "
           "FROM outbox_relay_position p, pg_control_system() c",
-      soci::into(cluster), soci::into(here), soci::into(pending);
+      soci::into(cluster), soci::into(here), soci::into(pending), soci::into(issuable);
   EXPECT_EQ(cluster, here) << "the position names this cluster now";
   EXPECT_EQ(pending, 0);
+  EXPECT_EQ(issuable, 0) << "a row kept an id this cluster may issue";
   // A row written after the re-base goes out after the others, and no re-base happens again.
   db::enqueueOutbox(*sql, kTopic, key, "after");
   EXPECT_EQ(publishExpected(relay, 1), 1);
