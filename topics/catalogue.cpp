@@ -5,8 +5,8 @@
 namespace smsgw::topics {
 
 std::span<const TopicSpec> allTopics() {
-  static constexpr std::array kAll = {kSmsOutbound, kCarrierReceipts, kSmsInbound, kEvents,
-                                      kBillingRent};
+  static constexpr std::array kAll = {kSmsOutbound, kCarrierReceipts, kSmsInbound,
+                                      kEvents,      kBillingRent,     kAccountTrail};
   return kAll;
 }
 

@@ -34,6 +34,11 @@ int handOverReplay(const workers::ReplayCommand& replay, const std::string& work
     std::cerr << " )\n";
     return 2;
   }
+  if (topic->consumer.empty()) {
+    std::cerr << "smsgw-admin: no worker reads " << topic->name
+              << ": there is nothing to replay it into\n";
+    return 2;
+  }
   std::string path = workerPath(worker_dir, topic->consumer).string();
   std::vector<std::string> args = {path, "replay"};
   for (auto& arg : workers::replayArguments(replay)) args.push_back(std::move(arg));

@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "domain/ids.h"
+#include "services/accounts/restore_trail.h"
 #include "services/messaging/restore_audit.h"
 #include "topics/catalogue.h"
 #include "topics/producer.h"
@@ -65,6 +67,55 @@ struct Tally {
   }
 };
 
+// What the account trail (migration 0031) says the restored database lost.
+struct TrailTally {
+  long long read = 0, unreadable = 0;
+  std::vector<accounts::TrailRecord> unjudged;
+  accounts::TrailFindings found;
+
+  void judge(db::Database& db) {
+    auto findings = accounts::judgeTrailAfterRestore(db, unjudged);
+    unjudged.clear();
+    auto append = [](auto& into, const auto& from) {
+      into.insert(into.end(), from.begin(), from.end());
+    };
+    append(found.missing_accounts, findings.missing_accounts);
+    append(found.missing_keys, findings.missing_keys);
+    append(found.missing_ledger_entries, findings.missing_ledger_entries);
+    append(found.keys_active_again, findings.keys_active_again);
+  }
+};
+
+// Reads `topic` from `since` on, as a member of `group` that commits nothing, handing each
+// record to `read`. Throws when the broker cannot be read.
+void readSince(const KafkaSettings& kafka, const std::string& group, const std::string& topic,
+               TimePoint since, const std::function<void(const topics::Record&)>& read) {
+  topics::ConsumerConfig config{kafka.brokers, group, {topic}, 6000, kafka.properties};
+  topics::ReplayRequest request;
+  request.topic = topic;
+  request.from_time_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(since.time_since_epoch()).count();
+  auto spans = topics::planReplay(config, request);
+  topics::Producer unused_dead_letters(kafka.brokers, "smsgw-restore-audit", kafka.properties);
+  topics::RecordRunner runner(config, unused_dead_letters, [&](const topics::Record& record) {
+    read(record);
+    topics::Outcome read_only;
+    read_only.applied = false;
+    return read_only;
+  });
+  topics::ReplayOptions options;
+  options.keep_committed = false;
+  topics::runReplay(config, spans, runner, options, topics::stopOnSignals());
+}
+
+nlohmann::json ledgerJson(const accounts::TrailRecord& entry) {
+  return {{"account_id", entry.account_id},
+          {"kind", entry.kind},
+          {"reference_id", entry.reference_id},
+          {"amount_cents", entry.amount_cents},
+          {"at", entry.at}};
+}
+
 // A message the carrier took settles by its message.sent; one that failed before the carrier
 // (no message.sent) by its message.failed.
 bool settleMessage(db::Database& db, const Tally& tally, const std::string& id, TimePoint now) {
@@ -83,35 +134,34 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
     std::cerr << "smsgw-admin: set KAFKA_BROKERS (or KAFKA_BOOTSTRAP_FILE)\n";
     return 2;
   }
-  std::string topic(topics::kEvents.name);
-  topics::ConsumerConfig config{
-      kafka.brokers, "smsgw-restore-audit-" + randomBase62(8), {topic}, 6000, kafka.properties};
+  const std::string group = "smsgw-restore-audit-" + randomBase62(8);
   Tally tally;
+  TrailTally trail;
   spdlog::set_level(spdlog::level::warn);  // not a line per event read: the summary says it
   try {
-    topics::ReplayRequest request;
-    request.topic = topic;
-    request.from_time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(since.time_since_epoch()).count();
-    auto spans = topics::planReplay(config, request);
-    topics::Producer unused_dead_letters(kafka.brokers, "smsgw-restore-audit", kafka.properties);
-    topics::RecordRunner runner(config, unused_dead_letters, [&](const topics::Record& record) {
-      ++tally.events_read;
-      try {
-        tally.unjudged.push_back(
-            seenOf(topics::EventRecord::parse(record.payload), record.payload));
-      } catch (const std::exception&) {
-        ++tally.unreadable;  // not an event this gateway wrote: nothing to set against
-      }
-      if (tally.unjudged.size() >= kJudgedTogether) tally.judge(db);
-      topics::Outcome read_only;
-      read_only.applied = false;
-      return read_only;
-    });
-    topics::ReplayOptions options;
-    options.keep_committed = false;
-    topics::runReplay(config, spans, runner, options, topics::stopOnSignals());
+    readSince(kafka, group, std::string(topics::kEvents.name), since,
+              [&](const topics::Record& record) {
+                ++tally.events_read;
+                try {
+                  tally.unjudged.push_back(
+                      seenOf(topics::EventRecord::parse(record.payload), record.payload));
+                } catch (const std::exception&) {
+                  ++tally.unreadable;  // not an event this gateway wrote: nothing to set against
+                }
+                if (tally.unjudged.size() >= kJudgedTogether) tally.judge(db);
+              });
     tally.judge(db);
+    readSince(kafka, group, std::string(topics::kAccountTrail.name), since,
+              [&](const topics::Record& record) {
+                ++trail.read;
+                try {
+                  trail.unjudged.push_back(accounts::parseTrailRecord(record.payload));
+                } catch (const std::exception&) {
+                  ++trail.unreadable;
+                }
+                if (trail.unjudged.size() >= kJudgedTogether) trail.judge(db);
+              });
+    trail.judge(db);
   } catch (const std::exception& e) {
     std::cerr << "smsgw-admin: restore audit failed: " << e.what() << "\n";
     return 1;
@@ -119,10 +169,10 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
   // The audit's group is its own: it goes with the audit rather than staying on the cluster.
   bool group_deleted = true;
   try {
-    topics::deleteConsumerGroup(kafka.brokers, kafka.properties, config.group_id);
+    topics::deleteConsumerGroup(kafka.brokers, kafka.properties, group);
   } catch (const std::exception& e) {
     group_deleted = false;
-    std::cerr << "smsgw-admin: the audit's consumer group " << config.group_id
+    std::cerr << "smsgw-admin: the audit's consumer group " << group
               << " stays on the cluster: " << e.what() << "\n";
   }
   // Settling is what the sender would have recorded, had this database seen it.
@@ -131,6 +181,20 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
     bool done = settle && settleMessage(db, tally, id, now);
     (done ? settled : unsettled).push_back(id);
   }
+  // A key revoked after the backup would let its holder in again: revoked again when settling.
+  nlohmann::json revoked_again = nlohmann::json::array(), active_again = nlohmann::json::array();
+  for (const auto& revoked : trail.found.keys_active_again) {
+    bool done = settle && accounts::revokeAgainAfterRestore(db, revoked);
+    (done ? revoked_again : active_again).push_back(revoked.key_id);
+  }
+  nlohmann::json missing_accounts = nlohmann::json::array(), missing_keys = nlohmann::json::array(),
+                 missing_ledger = nlohmann::json::array();
+  for (const auto& account : trail.found.missing_accounts)
+    missing_accounts.push_back(account.account_id);
+  for (const auto& key : trail.found.missing_keys)
+    missing_keys.push_back({{"key_id", key.key_id}, {"account_id", key.account_id}});
+  for (const auto& entry : trail.found.missing_ledger_entries)
+    missing_ledger.push_back(ledgerJson(entry));
   nlohmann::json out = {{"since", formatIso(since)},
                         {"events_read", tally.events_read},
                         {"unreadable", tally.unreadable},
@@ -142,7 +206,14 @@ int auditRestore(db::Database& db, const KafkaSettings& kafka, TimePoint since, 
                         {"sent_again_messages", tally.sent_again},
                         {"settled", settled},
                         {"unsettled", unsettled},
-                        {"consumer_group", config.group_id},
+                        {"trail_read", trail.read},
+                        {"trail_unreadable", trail.unreadable},
+                        {"missing_accounts", missing_accounts},
+                        {"missing_keys", missing_keys},
+                        {"missing_ledger_entries", missing_ledger},
+                        {"keys_revoked_again", revoked_again},
+                        {"keys_active_again", active_again},
+                        {"consumer_group", group},
                         {"consumer_group_deleted", group_deleted}};
   std::cout << out.dump() << "\n";
   return 0;

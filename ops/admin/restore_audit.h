@@ -6,7 +6,10 @@
 // though an event says they had left, which the sender would hand to the carrier again. With
 // --settle, each of those the carrier took (a message.sent event) is recorded as the sender
 // would have (messaging::settleFromSentEvent); the rest are listed for staff to decide.
-// The topic is read by a consumer group of its own, named after the run; nothing is written.
+// Then it reads the accounts.trail topic from the same time (services/accounts/restore_trail.h):
+// the signups, API keys and money other than messages' that the restored database lost, and the
+// keys it holds as active though they were revoked after the backup, which --settle revokes again.
+// The topics are read by a consumer group of its own, named after the run, deleted at the end.
 
 #include "adapters/settings.h"
 #include "db/database.h"

@@ -224,6 +224,7 @@ TEST_F(ReplayTest, ReplayingEveryTopicFromTheStartChangesNothing) {
 
   std::map<std::string, long long> records;  // per topic
   for (const auto& topic : topics::allTopics()) {
+    if (topic.consumer.empty()) continue;  // no worker to replay it into
     auto summary =
         replayIntoLiveGroup(std::string(topic.name), {"--from-offset", "0"}, workerOf(topic));
     records[std::string(topic.name)] = summary.value("records", 0);

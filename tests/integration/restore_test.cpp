@@ -14,6 +14,7 @@
 
 #include "domain/clock.h"
 #include "tests/integration/pipeline_fixture.h"
+#include "tests/support/accounts.h"
 #include "tests/support/local_cluster.h"
 
 using namespace smsgw;
@@ -61,6 +62,13 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   auto queued = send(customer, kQueuedAtBackup, "queued");
   ASSERT_TRUE(eventually([&] { return query("SELECT count(*) FROM outbox_pending") == 0; }, 30));
 
+  // A key made before the backup, to be revoked after it.
+  HttpTestClient api(stack_.apiUrl());
+  Reply made = api.call("POST", "/v1/api-keys", bearer(customer.key),
+                        {{"mode", "LIVE"}, {"label", "revoked after the backup"}});
+  ASSERT_EQ(made.status, 201) << made.raw_body;
+  const std::string revoked_key = made.body["id"];
+
   auto backup_at = std::chrono::system_clock::now() - std::chrono::seconds(1);
   std::string dump = std::filesystem::temp_directory_path() / ("restore-" + randomBase62(8));
   runOrThrow(LocalCluster::program("pg_dump") + " -Fc -f " + dump + " '" + scratch_.url() + "'",
@@ -94,6 +102,19 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
       idList(queued) + ")");
   auto after = send(customer, kAfter, "after");
   ASSERT_TRUE(delivered(idList(after), kAfter)) << statusCounts();
+  // What raises no event (the account trail, migration 0031): a signup, a key made, the key
+  // made before the backup revoked, a top-up.
+  TestAccount newcomer = signUp(api);
+  Reply extra = api.call("POST", "/v1/api-keys", bearer(customer.key),
+                         {{"mode", "LIVE"}, {"label", "made after the backup"}});
+  ASSERT_EQ(extra.status, 201) << extra.raw_body;
+  const std::string extra_key = extra.body["id"];
+  ASSERT_EQ(api.call("DELETE", "/v1/api-keys/" + revoked_key, bearer(customer.key)).status, 204);
+  Reply topped = api.call("POST", "/v1/accounts/" + customer.id + "/top-ups", bearer(customer.key),
+                          {{"amount_cents", 700}, {"payment_token", "tok_sandbox_ok"}});
+  ASSERT_EQ(topped.status, 201) << topped.raw_body;
+  const std::string top_up_id = topped.body["id"];
+  ASSERT_TRUE(eventually([&] { return query("SELECT count(*) FROM outbox_pending") == 0; }, 30));
 
   // The database is lost; the backup is restored into a new cluster.
   LocalCluster cluster;
@@ -123,6 +144,27 @@ TEST_F(RestoreTest, WhatCameAfterABackupIsPresentOrReportedAndNewSendsLeaveAtOnc
   EXPECT_EQ(std::set<std::string>(audit["settled"]), queued_ids);
   EXPECT_TRUE(audit["unsettled"].empty());
   EXPECT_EQ(audit["consumer_group_deleted"], true) << "the audit leaves no group behind";
+  // The account trail: the signup (with its two keys), the key made, the top-up are reported;
+  // the key revoked after the backup was active again here, and is revoked again.
+  EXPECT_EQ(audit["missing_accounts"], nlohmann::json::array({newcomer.id})) << run.out;
+  std::set<std::string> newcomers_keys, others_keys;
+  for (const auto& key : audit["missing_keys"])
+    (key["account_id"] == newcomer.id ? newcomers_keys : others_keys).insert(key["key_id"]);
+  EXPECT_EQ(newcomers_keys.size(), 2u) << run.out;
+  EXPECT_EQ(others_keys, std::set<std::string>{extra_key}) << run.out;
+  EXPECT_EQ(audit["missing_ledger_entries"],
+            nlohmann::json::array({{{"account_id", customer.id},
+                                    {"kind", "top_up"},
+                                    {"reference_id", top_up_id},
+                                    {"amount_cents", 700},
+                                    {"at", audit["missing_ledger_entries"][0]["at"]}}}))
+      << run.out;
+  EXPECT_EQ(audit["keys_revoked_again"], nlohmann::json::array({revoked_key})) << run.out;
+  EXPECT_TRUE(audit["keys_active_again"].empty()) << run.out;
+  EXPECT_EQ(audit["trail_unreadable"], 0);
+  EXPECT_EQ(countIn(restored, "SELECT count(*) FROM api_keys WHERE id = '" + revoked_key +
+                                  "' AND revoked_at IS NOT NULL"),
+            1);
   EXPECT_EQ(countIn(restored,
                     "SELECT count(*) FROM messages WHERE status = 'SENDING' AND "
                     "carrier_message_id IS NOT NULL AND id IN (" +
