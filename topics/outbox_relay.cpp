@@ -25,15 +25,21 @@ constexpr long long kRelayLock = 727274002;
 // in, not a parameter: with an unknown limit the generic plan looked dearer than the custom
 // ones, and PostgreSQL went on planning every poll.
 // Only stamps up to the bound: all of those have committed or rolled back, so no row at or
-// below where this pass stops can still appear (migration 0030). Written as a walk of the
-// stamps in order, each transaction's rows read by the primary key: a plan PostgreSQL cannot
-// turn into a join of both tables whole, whatever the statistics said when it was prepared.
+// below where this pass stops can still appear (migration 0030).
+// Written so that no statistics can make it slow: the stamps in order along their index, at
+// most one more transaction than the batch needs (each has a row, the first perhaps none left
+// after the position), and each one's rows by the primary key, in a subquery PostgreSQL may
+// not merge into a join (OFFSET 0). Merged, with statistics from an outbox the purge had
+// emptied, it was planned as a scan of the whole outbox per transaction: 3.5 s a batch
+// (ops/bench/outbox-designs, design (c)).
 std::string readPendingText(int limit) {
   return "SELECT c.stamp, o.id, o.topic, o.record_key, o.payload, o.request_id "
          "FROM (SELECT txid, stamp FROM outbox_commits WHERE stamp >= $1::bigint AND "
-         "stamp <= $3::bigint ORDER BY stamp) c CROSS JOIN LATERAL (SELECT id, topic, "
-         "record_key, payload, request_id FROM outbox WHERE txid = c.txid AND "
-         "(c.stamp > $1::bigint OR id > $2::bigint)) o ORDER BY c.stamp, o.id LIMIT " +
+         "stamp <= $3::bigint ORDER BY stamp LIMIT " +
+         std::to_string(limit + 1) +
+         ") c CROSS JOIN LATERAL (SELECT id, topic, record_key, payload, request_id FROM outbox "
+         "WHERE txid = c.txid AND (c.stamp > $1::bigint OR id > $2::bigint) OFFSET 0) o "
+         "ORDER BY c.stamp, o.id LIMIT " +
          std::to_string(limit);
 }
 const db::PreparedStatement& readHorizon() {

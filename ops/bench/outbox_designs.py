@@ -4,7 +4,7 @@
     transaction (no table); the relay reads them in commit order from a replication slot with
     pgoutput (messages only: its publication has no table) through the SQL interface, and
     confirms its position with pg_replication_slot_advance once a batch is "published".
-(b) the table we run (migration 0018, bound to its cluster by 0029): a row per record in the
+(b) the table as it ran until migration 0030 (0018, bound to its cluster by 0029): a row per record in the
     business transaction; the relay reads after its position in (txid, id) order below the
     oldest running transaction and moves the position; the retention purge deletes the rows.
 
@@ -201,10 +201,17 @@ def relay_c(conn, batch):
     while True:
         limit = bound.advance(cur)
         statements += 1
+        # The relay's read as topics/outbox_relay.cpp writes it. A plain join of the two tables,
+        # planned on the statistics of an outbox the purge had emptied, scanned the whole outbox
+        # once per transaction: 3.9 to 6.7 ms per message in rounds after the first.
         cur.execute("SELECT c.stamp, o.id, o.topic, o.record_key, o.payload, o.request_id "
-                    "FROM outbox_commits c JOIN outbox o ON o.txid = c.txid "
-                    "WHERE c.stamp >= %s AND c.stamp <= %s AND (c.stamp, o.id) > (%s, %s) "
-                    "ORDER BY c.stamp, o.id LIMIT %s", (stamp, limit, stamp, last_id, batch))
+                    "FROM (SELECT txid, stamp FROM outbox_commits WHERE stamp >= %(from)s AND "
+                    "stamp <= %(bound)s ORDER BY stamp LIMIT %(commits)s) c CROSS JOIN LATERAL "
+                    "(SELECT id, topic, record_key, payload, request_id FROM outbox WHERE "
+                    "txid = c.txid AND (c.stamp > %(from)s OR id > %(id)s) OFFSET 0) o "
+                    "ORDER BY c.stamp, o.id LIMIT %(batch)s",
+                    {"from": stamp, "bound": limit, "id": last_id, "batch": batch,
+                     "commits": batch + 1})
         rows = cur.fetchall()
         statements += 1
         if not rows:
