@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <regex>
 #include <set>
@@ -113,15 +114,27 @@ TEST_F(PhoneNumbers, SearchRefusesTooManyUnknownAndUnsoldCodes) {
 
 TEST_F(PhoneNumbers, SearchIsLimitedToThirtyAMinutePerAccount) {
   TestAccount account = signUp(api);
-  for (int i = 0; i < 30; ++i) {
-    ASSERT_EQ(
-        api.call("GET", "/v1/phone-numbers/search?area_codes=204&limit=1", bearer(account.test_key))
-            .status,
-        200)
-        << i;
+  // 30 at once, then one earned back every 2 s (api/http/rate_limiter.h): how many the calls'
+  // own time earned back depends on the machine, so it is measured, not assumed (a loaded box
+  // took over 2 s for the 30 and was allowed a 31st).
+  auto started = std::chrono::steady_clock::now();
+  int allowed = 0;
+  Reply limited;
+  for (int i = 0; i < 60; ++i) {
+    Reply reply = api.call("GET", "/v1/phone-numbers/search?area_codes=204&limit=1",
+                           bearer(account.test_key));
+    if (reply.status != 200) {
+      limited = reply;
+      break;
+    }
+    ++allowed;
   }
-  Reply limited =
-      api.call("GET", "/v1/phone-numbers/search?area_codes=204", bearer(account.test_key));
+  auto earned_back =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started)
+          .count() /
+      2;
+  EXPECT_GE(allowed, 30);
+  EXPECT_LE(allowed, 30 + earned_back + 1);
   EXPECT_EQ(limited.status, 429);
   EXPECT_EQ(limited.body["code"], "RATE_LIMITED");
   EXPECT_GE(std::stoi(limited.header("retry-after")), 1);
