@@ -30,20 +30,24 @@ int purgeExpiredBodies(soci::session& sql, const SendPolicy& policy, int batch) 
 
 int purgePublishedOutbox(soci::session& sql, const SendPolicy& policy, int batch) {
   int deleted = 0;
-  // Oldest first in the relay's order, never past its position: what is left at the front is
-  // the youngest row still kept, so each batch reads little more than it deletes.
-  sql << "WITH old AS (SELECT o.txid, o.id FROM outbox_commits c JOIN outbox o ON o.txid = "
-         "c.txid JOIN outbox_relay_position p ON (c.stamp, o.id) <= (p.stamp, p.id) WHERE "
-         "o.created_at < now() - make_interval(hours => :h) ORDER BY c.stamp, o.id LIMIT :n "
-         "FOR UPDATE OF o SKIP LOCKED), done AS (DELETE FROM outbox o USING old WHERE "
-         "(o.txid, o.id) = (old.txid, old.id) RETURNING 1) SELECT count(*) FROM done",
-      soci::use(policy.outbox_retention_hours), soci::use(batch), soci::into(deleted);
-  // The stamps in front of the oldest row left, and below the position, belong to no row.
-  if (deleted < batch) {
-    sql << "DELETE FROM outbox_commits WHERE stamp < least((SELECT stamp FROM "
-           "outbox_relay_position), (SELECT c.stamp FROM outbox_commits c WHERE EXISTS (SELECT 1 "
-           "FROM outbox o WHERE o.txid = c.txid) ORDER BY c.stamp LIMIT 1))";
-  }
+  // First the stamps in front of the oldest row left, and below the position: they belong to
+  // no row any more (an earlier batch, an erasure), and the walk below starts at rows.
+  sql << "DELETE FROM outbox_commits WHERE stamp < least((SELECT stamp FROM "
+         "outbox_relay_position), (SELECT c.stamp FROM outbox_commits c CROSS JOIN LATERAL "
+         "(SELECT 1 FROM outbox o WHERE o.txid = c.txid LIMIT 1) o ORDER BY c.stamp LIMIT 1))";
+  // Oldest first in the relay's order, never past its position, read as the relay reads
+  // (topics/outbox_relay.cpp): the first `batch` stamps along their index, each transaction's
+  // rows by the primary key in a subquery PostgreSQL cannot merge into a join (it holds a lock
+  // clause), so no statistics can make it a scan of the outbox per stamp.
+  sql << "WITH p AS (SELECT stamp, id FROM outbox_relay_position), "
+         "old AS (SELECT o.txid, o.id FROM p, LATERAL (SELECT txid, stamp FROM outbox_commits "
+         "WHERE stamp <= p.stamp ORDER BY stamp LIMIT :n) c CROSS JOIN LATERAL (SELECT txid, id "
+         "FROM outbox WHERE txid = c.txid AND created_at < now() - make_interval(hours => :h) "
+         "AND (c.stamp < p.stamp OR id <= p.id) FOR UPDATE SKIP LOCKED) o LIMIT :n2), "
+         "done AS (DELETE FROM outbox o USING old WHERE (o.txid, o.id) = (old.txid, old.id) "
+         "RETURNING 1) SELECT count(*) FROM done",
+      soci::use(batch), soci::use(policy.outbox_retention_hours), soci::use(batch),
+      soci::into(deleted);
   return deleted;
 }
 
