@@ -99,7 +99,7 @@ TEST(Operations, TheAdminFindsTheCataloguesTopicsOnTheBroker) {
   auto check = runAdmin("topics check");
   ASSERT_EQ(check.exit_code, 0) << check.output;
   EXPECT_EQ(check.output["ok"], true);
-  EXPECT_EQ(check.output["topics"].size(), 10u) << "five topics and their dead-letter topics";
+  EXPECT_EQ(check.output["topics"].size(), 12u) << "six topics and their dead-letter topics";
   for (const auto& topic : check.output["topics"]) {
     if (topic["name"] == "sms.outbound") {
       EXPECT_EQ(topic["partitions_found"], 6);
