@@ -5,7 +5,6 @@
 #include <soci/soci.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <future>
 #include <vector>
 
