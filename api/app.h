@@ -36,6 +36,8 @@ struct ApiConfig {
   int anonymous_lane_threads = 4;
   int slow_requests_per_address = 2;          // running at once per client address (IPv6: /64)
   int slow_requests_waiting_per_address = 8;  // behind those; one more answers 429
+  // Each instance keeps its own limits (API_REQUEST_LIMITS=process) rather than all together.
+  bool request_limits_per_process = false;
   int requests_per_second = 100;
   int public_requests_per_minute = 20;     // unauthenticated routes such as signup, per address
   std::chrono::seconds key_cache_ttl{60};  // callers of recent keys, for routes that confirm them

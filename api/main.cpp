@@ -32,7 +32,20 @@ struct ApiProcessConfig {
   CarrierClientConfig carrier;
   OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
   std::string mail_drop_dir;
+  std::string request_limits = "shared";
 };
+
+void addRequestLimitSettings(ProcessSettings& settings, ApiProcessConfig& c) {
+  settings.add("API_REQUEST_LIMITS", c.request_limits,
+               "where the request limits are kept: shared (in PostgreSQL, for every API "
+               "instance together) or process (each instance its own: N instances give N times "
+               "each limit)");
+  settings.afterReading([&c] {
+    if (c.request_limits != "shared" && c.request_limits != "process")
+      throw std::invalid_argument("API_REQUEST_LIMITS must be shared or process");
+    c.api.request_limits_per_process = c.request_limits == "process";
+  });
+}
 
 void addOAuthSettings(ProcessSettings& settings, api::ApiConfig& c) {
   settings.add("PUBLIC_BASE_URL", c.public_base_url,
@@ -126,6 +139,7 @@ int main(int argc, char** argv) {
   ApiProcessConfig config;
   ProcessSettings settings("smsgw-api", "The REST API: validates, charges, and publishes work");
   addApiSettings(settings, config.api);
+  addRequestLimitSettings(settings, config);
   addDatabaseSettings(settings, config.database_url, config.prepared_statements);
   addKafkaSettings(settings, config.kafka);
   addCarrierSettings(settings, config.carrier);

@@ -6,6 +6,7 @@
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
 #include "api/http/presented_key.h"
+#include "api/http/request_limiters.h"
 #include "db/error_text.h"
 #include "domain/errors.h"
 #include "services/accounts/key_callers.h"
@@ -34,8 +35,10 @@ std::string joined(const std::vector<std::string>& methods) {
 RequestPipeline::RequestPipeline(App& app, Router router)
     : app_(app),
       router_(std::move(router)),
-      per_account_(app.config.requests_per_second, std::chrono::seconds(1), app.clock),
-      per_address_(app.config.public_requests_per_minute, std::chrono::minutes(1), app.clock),
+      per_account_(
+          requestLimiter(app, "account", app.config.requests_per_second, std::chrono::seconds(1))),
+      per_address_(requestLimiter(app, "address", app.config.public_requests_per_minute,
+                                  std::chrono::minutes(1))),
       callers_(app.db, app.clock, app.config.key_cache_ttl, app.config.key_cache_capacity),
       mcp_resource_(app.config.public_base_url + "/mcp") {}
 
@@ -51,7 +54,7 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
   req.error_dialect = route.options.errors;
   if (!route.options.authenticated) {
     if (route.options.limited_per_address) {
-      RateDecision decision = per_address_.hit(addressKey(req.client_ip));
+      RateDecision decision = per_address_->hit(addressKey(req.client_ip));
       if (!decision.allowed)
         throw ApiError(ErrorCode::RATE_LIMITED, {{"limit_per_minute", decision.limit}},
                        decision.retry_after_seconds);
@@ -68,8 +71,8 @@ const Route& RequestPipeline::admit(ApiRequest& req, std::optional<RateDecision>
     throw ApiError(ErrorCode::UNAUTHORIZED,
                    {{"reason", "token_for_another_resource"}, {"resource", *req.caller->resource}});
   rate =
-      per_account_.hit(req.caller->account_id,
-                       req.caller->requests_per_second.value_or(app_.config.requests_per_second));
+      per_account_->hit(req.caller->account_id,
+                        req.caller->requests_per_second.value_or(app_.config.requests_per_second));
   if (!rate->allowed) throw ApiError(ErrorCode::RATE_LIMITED, nullptr, rate->retry_after_seconds);
   return route;
 }

@@ -6,12 +6,13 @@
 // one turned out stale (caller_cache.h). Thread-safe: admit() runs on a reactor thread, run()
 // there or on the slow lane.
 
+#include <memory>
 #include <optional>
 
 #include "api/app.h"
 #include "api/http/caller_cache.h"
-#include "api/http/rate_limiter.h"
 #include "api/http/router.h"
+#include "domain/request_rate.h"
 
 namespace smsgw::api {
 
@@ -34,8 +35,9 @@ class RequestPipeline {
  private:
   App& app_;
   Router router_;
-  RateLimiter per_account_;
-  RateLimiter per_address_;  // unauthenticated routes (RouteOptions::limited_per_address)
+  // Kept with every other API instance by default (request_limiters.h).
+  std::unique_ptr<RequestLimiter> per_account_;
+  std::unique_ptr<RequestLimiter> per_address_;  // routes with RouteOptions::limited_per_address
   CallerCache callers_;
   std::string mcp_resource_;  // the MCP endpoint's resource identifier (RFC 8707)
 };

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "api/http/rate_limiter.h"
+#include "api/http/request_limiters.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/area_codes.h"
@@ -69,7 +69,7 @@ std::vector<std::string> requireAreaCodes(const ApiRequest& req) {
   return codes;
 }
 
-ApiResponse search(App& app, RateLimiter& limiter, ApiRequest& req) {
+ApiResponse search(App& app, RequestLimiter& limiter, ApiRequest& req) {
   RateDecision decision = limiter.hit(req.who().account_id);
   if (!decision.allowed) {
     throw ApiError(ErrorCode::RATE_LIMITED,
@@ -85,8 +85,8 @@ ApiResponse search(App& app, RateLimiter& limiter, ApiRequest& req) {
 }  // namespace
 
 void addNumberSearchRoutes(Router& router, App& app) {
-  auto limiter =
-      std::make_shared<RateLimiter>(kSearchesPerMinute, std::chrono::minutes(1), app.clock);
+  auto limiter = std::shared_ptr<RequestLimiter>(
+      requestLimiter(app, "number_search", kSearchesPerMinute, std::chrono::minutes(1)));
   router.add("GET", "/v1/phone-numbers/area-codes", needs("phone_numbers:r"),
              [](ApiRequest&) { return listAreaCodes(); });
   router.add("GET", "/v1/phone-numbers/search", onSlowLane(needs("phone_numbers:r")),

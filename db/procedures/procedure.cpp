@@ -9,6 +9,7 @@
 #include "db/procedures/end_oauth_grant.h"
 #include "db/procedures/raise_event.h"
 #include "db/procedures/record_carrier_acceptance.h"
+#include "db/procedures/take_request_slot.h"
 
 namespace smsgw::db {
 
@@ -51,7 +52,7 @@ const std::vector<const Procedure*>& typedProcedures() {
   static const std::vector<const Procedure*> all = {
       &kPostLedgerEntry,      &kAcceptOutboundMessage,   &kApplyCarrierReceipt,
       &kAcceptBroadcastBatch, &kRecordCarrierAcceptance, &kClaimHandoff,
-      &kHandoffState};
+      &kHandoffState,         &kTakeRequestSlot};
   return all;
 }
 

@@ -114,7 +114,7 @@ TEST_F(PhoneNumbers, SearchRefusesTooManyUnknownAndUnsoldCodes) {
 
 TEST_F(PhoneNumbers, SearchIsLimitedToThirtyAMinutePerAccount) {
   TestAccount account = signUp(api);
-  // 30 at once, then one earned back every 2 s (api/http/rate_limiter.h): how many the calls'
+  // 30 at once, then one earned back every 2 s (domain/request_rate.h): how many the calls'
   // own time earned back depends on the machine, so it is measured, not assumed (a loaded box
   // took over 2 s for the 30 and was allowed a 31st).
   auto started = std::chrono::steady_clock::now();

@@ -1,19 +1,20 @@
-// The rate limiter counts any window-long span, not calendar windows: a key spends its whole
-// limit at once, earns one request back every window/limit, and never gets more than the limit
-// through in a window, wherever the window starts.
-#include "api/http/rate_limiter.h"
+// The limit one process keeps (API_REQUEST_LIMITS=process) counts any window-long span, not
+// calendar windows: a key spends its whole limit at once, earns one request back every
+// window/limit, and never gets more than the limit through in a window, wherever the window
+// starts. tests/integration/request_limit_test.cpp holds the deployment's limit to the same.
+#include "domain/request_rate.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/support/manual_clock.h"
 
-using namespace smsgw::api;
+using namespace smsgw;
 using namespace std::chrono_literals;
 using smsgw::testing::ManualClock;
 
 namespace {
 
-int allowedOf(RateLimiter& limiter, const std::string& key, int requests) {
+int allowedOf(RequestLimiter& limiter, const std::string& key, int requests) {
   int allowed = 0;
   for (int i = 0; i < requests; ++i) allowed += limiter.hit(key).allowed ? 1 : 0;
   return allowed;
@@ -21,9 +22,9 @@ int allowedOf(RateLimiter& limiter, const std::string& key, int requests) {
 
 }  // namespace
 
-TEST(RateLimiter, TheWholeLimitMaySpendAtOnceAndTheNextIsRefusedWithItsWait) {
+TEST(ProcessRequestLimiter, TheWholeLimitMaySpendAtOnceAndTheNextIsRefusedWithItsWait) {
   ManualClock clock;
-  RateLimiter limiter(30, 1min, clock);
+  ProcessRequestLimiter limiter(30, 1min, clock);
   for (int i = 0; i < 30; ++i) {
     RateDecision decision = limiter.hit("acct");
     ASSERT_TRUE(decision.allowed) << i;
@@ -37,10 +38,10 @@ TEST(RateLimiter, TheWholeLimitMaySpendAtOnceAndTheNextIsRefusedWithItsWait) {
   EXPECT_TRUE(limiter.hit("other").allowed) << "keys are counted apart";
 }
 
-TEST(RateLimiter, NoMinuteLetsMoreThanTheLimitThroughWhereverItStarts) {
+TEST(ProcessRequestLimiter, NoMinuteLetsMoreThanTheLimitThroughWhereverItStarts) {
   // A fixed window would allow 30 just before a minute's edge and 30 more just after it.
   ManualClock clock;
-  RateLimiter limiter(30, 1min, clock);
+  ProcessRequestLimiter limiter(30, 1min, clock);
   auto into_minute =
       std::chrono::duration_cast<std::chrono::milliseconds>(clock.now().time_since_epoch()) % 1min;
   clock.advance(1min - into_minute - 100ms);  // 100 ms before a calendar minute ends
@@ -51,9 +52,9 @@ TEST(RateLimiter, NoMinuteLetsMoreThanTheLimitThroughWhereverItStarts) {
   EXPECT_EQ(allowedOf(limiter, "acct", 40), 1);
 }
 
-TEST(RateLimiter, RequestsComeBackAtTheRateAndTheResetIsWhenAllHave) {
+TEST(ProcessRequestLimiter, RequestsComeBackAtTheRateAndTheResetIsWhenAllHave) {
   ManualClock clock;
-  RateLimiter limiter(5, 1s, clock);
+  ProcessRequestLimiter limiter(5, 1s, clock);
   ASSERT_EQ(allowedOf(limiter, "acct", 5), 5);
   RateDecision refused = limiter.hit("acct");
   EXPECT_FALSE(refused.allowed);
@@ -70,20 +71,30 @@ TEST(RateLimiter, RequestsComeBackAtTheRateAndTheResetIsWhenAllHave) {
   EXPECT_EQ(allowedOf(limiter, "acct", 10), 5) << "an idle key has its whole limit again";
 }
 
-TEST(RateLimiter, ASteadyRateAtTheLimitIsNeverRefused) {
+TEST(ProcessRequestLimiter, ASteadyRateAtTheLimitIsNeverRefused) {
   ManualClock clock;
-  RateLimiter limiter(100, 1s, clock);
+  ProcessRequestLimiter limiter(100, 1s, clock);
   for (int i = 0; i < 1000; ++i) {
     ASSERT_TRUE(limiter.hit("acct").allowed) << i;
     clock.advance(10ms);
   }
 }
 
-TEST(RateLimiter, AKeysOwnLimitReplacesTheDefault) {
+TEST(ProcessRequestLimiter, AKeysOwnLimitReplacesTheDefault) {
   ManualClock clock;
-  RateLimiter limiter(100, 1s, clock);
+  ProcessRequestLimiter limiter(100, 1s, clock);
   int allowed = 0;
   for (int i = 0; i < 20; ++i) allowed += limiter.hit("slow", 5).allowed ? 1 : 0;
   EXPECT_EQ(allowed, 5);
   EXPECT_EQ(limiter.hit("slow", 5).limit, 5);
+}
+
+TEST(NextArrivalAfter, IsTheRuleTheDatabaseTakesToo) {
+  // db/functions/take_request_slot.sql decides with the same inequality; the figures here are
+  // the ones tests/integration/request_limit_test.cpp sees from it.
+  const std::chrono::microseconds minute = 1min;
+  EXPECT_EQ(nextArrivalAfter(0, 1'000'000, 30, minute), 3'000'000) << "a new key: now + 2 s";
+  EXPECT_EQ(nextArrivalAfter(59'000'000, 1'000'000, 30, minute), 61'000'000)
+      << "the last of the 30: exactly a window ahead is allowed";
+  EXPECT_EQ(nextArrivalAfter(61'000'000, 1'000'000, 30, minute), std::nullopt);
 }
