@@ -7,6 +7,7 @@
 
 #include "adapters/client_metadata.h"
 #include "adapters/mailer.h"
+#include "api/http/forwarded_client.h"
 #include "db/database.h"
 #include "domain/carrier_client.h"
 #include "domain/clock.h"
@@ -36,6 +37,8 @@ struct ApiConfig {
   int anonymous_lane_threads = 4;
   int slow_requests_per_address = 2;          // running at once per client address (IPv6: /64)
   int slow_requests_waiting_per_address = 8;  // behind those; one more answers 429
+  // The load balancer's addresses: their X-Forwarded-For names the client (forwarded_client.h).
+  TrustedProxies trusted_proxies;
   // Each instance keeps its own limits (API_REQUEST_LIMITS=process) rather than all together.
   bool request_limits_per_process = false;
   int requests_per_second = 100;

@@ -32,8 +32,18 @@ struct ApiProcessConfig {
   CarrierClientConfig carrier;
   OpsEndpointConfig ops;  // /metrics, /health, /ready on their own port
   std::string mail_drop_dir;
+  std::string trusted_proxies;  // as written; parsed into api.trusted_proxies
   std::string request_limits = "shared";
 };
+
+void addTrustedProxySettings(ProcessSettings& settings, ApiProcessConfig& c) {
+  settings.add("API_TRUSTED_PROXIES", c.trusted_proxies,
+               "the load balancer's addresses and networks, comma-separated: only their "
+               "X-Forwarded-For names the client a per-address limit counts",
+               "none: the connection's peer is the client");
+  settings.afterReading(
+      [&c] { c.api.trusted_proxies = api::TrustedProxies::parse(c.trusted_proxies); });
+}
 
 void addRequestLimitSettings(ProcessSettings& settings, ApiProcessConfig& c) {
   settings.add("API_REQUEST_LIMITS", c.request_limits,
@@ -139,6 +149,7 @@ int main(int argc, char** argv) {
   ApiProcessConfig config;
   ProcessSettings settings("smsgw-api", "The REST API: validates, charges, and publishes work");
   addApiSettings(settings, config.api);
+  addTrustedProxySettings(settings, config);
   addRequestLimitSettings(settings, config);
   addDatabaseSettings(settings, config.database_url, config.prepared_statements);
   addKafkaSettings(settings, config.kafka);

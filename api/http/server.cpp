@@ -13,6 +13,7 @@
 #include "api/http/client_connection.h"
 #include "api/http/edge_request.h"
 #include "api/http/error_body.h"
+#include "api/http/forwarded_client.h"
 #include "api/http/request_pipeline.h"
 #include "api/http/slow_lane.h"
 #include "domain/clock.h"
@@ -244,6 +245,9 @@ class Handler final : public Http::Handler {
              const std::shared_ptr<ClientConnection>& connection, FramedRequest framed) {
     Exchange exchange = exchangeFor(peer, connection, framed.http_minor, framed.keep_alive);
     exchange.edge = readEdgeRequest(std::move(framed), peer->address().host());
+    ApiRequest& edge_req = exchange.edge.request;
+    edge_req.client_ip = forwardedClient(dispatch_->app.config.trusted_proxies, edge_req.client_ip,
+                                         edge_req.header("x-forwarded-for"));
     // Log lines and the Kafka records this request causes carry its id (adapters/log.h).
     RequestScope scope(exchange.edge.request_id);
     ApiRequest& req = exchange.edge.request;
