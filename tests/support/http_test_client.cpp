@@ -67,6 +67,7 @@ Reply HttpTestClient::call(const std::string& method, const std::string& path,
   curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 30000L);
+  if (!ca_file_.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, ca_file_.c_str());
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, onBody);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply.raw_body);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, onHeader);

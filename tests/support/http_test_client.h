@@ -29,9 +29,12 @@ class HttpTestClient {
   // `body` is sent as JSON unless null; `raw` overrides it.
   Reply call(const std::string& method, const std::string& path, const Headers& headers = {},
              const nlohmann::json& body = nullptr, const std::string* raw = nullptr);
+  // Trusts the certificates in this PEM file (a test's own authority) for https URLs.
+  void trust(const std::string& ca_file) { ca_file_ = ca_file; }
 
  private:
   std::string base_url_;
+  std::string ca_file_;
   void* curl_;  // one handle, so connections are reused when the server keeps them open
 };
 

@@ -53,7 +53,8 @@ PipelineStack::PipelineStack(const std::string& database_url,
     : run_(crypto::sha256Hex(newId("run")).substr(0, 8)),
       kafka_("stack-" + run_, brokers),
       api_port_(freeLoopbackPort()),
-      sim_port_(freeLoopbackPort()) {
+      sim_port_(freeLoopbackPort()),
+      api_ops_port_(freeLoopbackPort()) {
   env_ = {{"DATABASE_URL", database_url},
           {"KAFKA_BROKERS", kafka_.bootstrap()},
           {"KAFKA_BOOTSTRAP_FILE", ""},
@@ -69,7 +70,7 @@ PipelineStack::PipelineStack(const std::string& database_url,
   env_ = std::move(settings);
   sim_ = newProcess(SMSGW_SIM_PATH, "sim",
                     {"--host", "127.0.0.1", "--port", std::to_string(sim_port_)});
-  api_ = newProcess(SMSGW_API_PATH, "api");
+  api_ = newApi(0);
   for (const auto& binary : kWorkers) {
     workers_[binary.worker].push_back(newProcess(binary.path, std::string(binary.name) + "-0"));
   }
@@ -79,20 +80,58 @@ PipelineStack::~PipelineStack() {
   stopEverything();
 }
 
-std::unique_ptr<ChildProcess> PipelineStack::newProcess(const std::string& path,
-                                                        const std::string& name,
-                                                        std::vector<std::string> args) {
+std::unique_ptr<ChildProcess> PipelineStack::newProcess(
+    const std::string& path, const std::string& name, std::vector<std::string> args,
+    const std::map<std::string, std::string>& own) {
   std::string log = scratchFile(run_, name + ".log").string();
   if (std::find(log_files_.begin(), log_files_.end(), log) == log_files_.end())
     log_files_.push_back(log);
-  return std::make_unique<ChildProcess>(path, std::move(args), env_, log);
+  auto env = env_;
+  for (const auto& [name_of, value] : own) env[name_of] = value;
+  return std::make_unique<ChildProcess>(path, std::move(args), env, log);
+}
+
+std::unique_ptr<ChildProcess> PipelineStack::newApi(size_t instance) {
+  std::string name = instance == 0 ? "api" : "api-" + std::to_string(instance);
+  return newProcess(SMSGW_API_PATH, name, {},
+                    {{"API_PORT", std::to_string(apiPort(instance))},
+                     {"METRICS_PORT", std::to_string(apiOpsPort(instance))}});
+}
+
+size_t PipelineStack::addApi() {
+  more_apis_.push_back({freeLoopbackPort(), freeLoopbackPort(), nullptr});
+  size_t instance = more_apis_.size();
+  more_apis_.back().process = newApi(instance);
+  more_apis_.back().process->start();
+  return instance;
+}
+
+std::string PipelineStack::apiUrl(size_t instance) const {
+  return "http://127.0.0.1:" + std::to_string(apiPort(instance));
+}
+
+int PipelineStack::apiPort(size_t instance) const {
+  return instance == 0 ? api_port_ : more_apis_.at(instance - 1).port;
+}
+
+int PipelineStack::apiOpsPort(size_t instance) const {
+  return instance == 0 ? api_ops_port_ : more_apis_.at(instance - 1).ops_port;
+}
+
+std::string PipelineStack::apiLogOf(size_t instance) const {
+  return scratchFile(run_, instance == 0 ? "api.log" : "api-" + std::to_string(instance) + ".log")
+      .string();
+}
+
+ChildProcess& PipelineStack::api(size_t instance) {
+  return instance == 0 ? *api_ : *more_apis_.at(instance - 1).process;
 }
 
 void PipelineStack::moveDatabase(const std::string& database_url) {
   for (const auto& binary : kWorkers) stopWorkers(binary.worker);
   api_->terminate();
   env_["DATABASE_URL"] = database_url;
-  api_ = newProcess(SMSGW_API_PATH, "api");
+  api_ = newApi(0);
   for (auto& [worker, instances] : workers_) {
     const auto& binary = binaryOf(worker);
     for (size_t i = 0; i < instances.size(); ++i)
@@ -176,6 +215,7 @@ void PipelineStack::startWorkers(Worker worker) {
 
 void PipelineStack::stopEverything() {
   for (const auto& binary : kWorkers) stopWorkers(binary.worker);
+  for (auto& more : more_apis_) more.process->terminate();
   api_->terminate();
   sim_->terminate();
   for (int i = 0; i < kafka_.size(); ++i) kafka_.node(i).terminate();

@@ -32,6 +32,14 @@ class PipelineStack {
   bool start();
 
   std::string apiUrl() const;
+  // Starts another API instance beside the first (two behind a balancer), on ports of its own;
+  // returns its index (the first API is 0).
+  size_t addApi();
+  std::string apiUrl(size_t instance) const;
+  int apiPort(size_t instance) const;
+  int apiOpsPort(size_t instance) const;  // its /ready, /health and /metrics
+  ChildProcess& api(size_t instance);
+  std::string apiLogOf(size_t instance) const;
   std::string simUrl() const;
   // The live consumer group of a worker, e.g. "<prefix>.receipt".
   std::string liveGroup(Worker worker) const;
@@ -69,7 +77,9 @@ class PipelineStack {
 
  private:
   std::unique_ptr<ChildProcess> newProcess(const std::string& path, const std::string& name,
-                                           std::vector<std::string> args = {});
+                                           std::vector<std::string> args = {},
+                                           const std::map<std::string, std::string>& own = {});
+  std::unique_ptr<ChildProcess> newApi(size_t instance);
   bool startBrokers();
 
   std::string run_;
@@ -77,6 +87,12 @@ class PipelineStack {
   int api_port_ = 0, sim_port_ = 0;
   std::map<std::string, std::string> env_;
   std::unique_ptr<ChildProcess> sim_, api_;
+  struct ExtraApi {
+    int port = 0, ops_port = 0;
+    std::unique_ptr<ChildProcess> process;
+  };
+  int api_ops_port_ = 0;
+  std::vector<ExtraApi> more_apis_;  // instances 1, 2, ...
   std::map<Worker, std::vector<std::unique_ptr<ChildProcess>>> workers_;
   std::vector<std::string> log_files_;
 };
