@@ -1,8 +1,8 @@
 // Two API instances behind the load balancer production runs (deploy/haproxy/haproxy.cfg,
 // HAProxy with TLS, round robin), as issue 52 asked: every limit holds for the deployment, not
 // per instance; the per-address limit counts the client the balancer saw, whatever the client
-// wrote in X-Forwarded-For; and a key revoked through one instance is refused by the other at
-// once, on the send route that keeps callers.
+// wrote in X-Forwarded-For; and a key revoked or a dashboard session signed out through one
+// instance is refused by the other at once (the key on the send route that keeps callers).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,8 +10,10 @@
 #include <string>
 
 #include "tests/integration/pipeline_fixture.h"
+#include "tests/support/accounts.h"
 #include "tests/support/balancer.h"
 #include "tests/support/crash_stack.h"
+#include "tests/support/dashboard_signin.h"
 #include "tests/support/http_test_client.h"
 
 using namespace smsgw;
@@ -132,4 +134,14 @@ TEST_F(BalancedApis, AKeyRevokedThroughOneInstanceIsRefusedByTheOtherAtOnce) {
   EXPECT_EQ(after.status, 401) << after.raw_body;
   EXPECT_EQ(after.body["code"], "API_KEY_REVOKED");
   EXPECT_EQ(query("SELECT count(*) FROM messages WHERE body = 'after'"), 0);
+}
+
+TEST_F(BalancedApis, ADashboardSessionSignedOutThroughOneInstanceIsRefusedByTheOther) {
+  HttpTestClient first(stack_.apiUrl(0)), second(stack_.apiUrl(1));
+  TestAccount account = signUp(first);
+  DashboardSession session = signInToDashboard(first, account.email, account.password);
+  ASSERT_EQ(second.call("GET", "/v1/accounts/me", session.cookies()).status, 200);
+  ASSERT_EQ(first.call("DELETE", "/v1/sessions/current", session.cookies()).status, 204);
+  Reply after = second.call("GET", "/v1/accounts/me", session.cookies());
+  EXPECT_EQ(after.status, 401) << after.raw_body;
 }
