@@ -2,8 +2,9 @@
 // run (payload {"run": RUN, "id": ID}) idempotently: every delivery is counted in
 // probe_attempts, the effect is one row per id in probe_effects (natural key). A payload that
 // is not JSON is a permanent error (dead-lettered). Slow on purpose so it can be killed mid-batch.
-// With --loops it runs that many consume loops side by side; the record --slow-id takes
-// --slow-ms before it is handled. Each effect notes its partition and when it was handled.
+// With --loops it runs that many consume loops side by side; the record --slow-id is held
+// until the file --release-slow exists (at most two minutes), so a test decides how long it
+// takes, not the machine's speed. Each effect notes its partition and when it was handled.
 // With --batch it also gives the loop a batch handler: the records of a poll (up to --max-batch)
 // in one transaction, --delay-ms each inside it, every effect noting its batch's size. A record
 // {"fail": true} fails inside the transaction (division by zero), alone or in a batch. A record
@@ -13,6 +14,7 @@
 #include <soci/soci.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -25,8 +27,8 @@ int main(int argc, char** argv) {
   using namespace smsgw;
   CLI::App app{"consumer probe"};
   std::string database_url, brokers, group, topic, run;
-  int delay_ms = 50, loops = 1, slow_ms = 0;
-  std::string slow_id;
+  int delay_ms = 50, loops = 1;
+  std::string slow_id, release_slow;
   bool batch = false;
   int max_batch = 200;
   app.add_option("--database-url", database_url)->required();
@@ -37,7 +39,7 @@ int main(int argc, char** argv) {
   app.add_option("--delay-ms", delay_ms);
   app.add_option("--loops", loops);
   app.add_option("--slow-id", slow_id);
-  app.add_option("--slow-ms", slow_ms);
+  app.add_option("--release-slow", release_slow);
   app.add_flag("--batch", batch);
   app.add_option("--max-batch", max_batch);
   CLI11_PARSE(app, argc, argv);
@@ -76,7 +78,11 @@ int main(int argc, char** argv) {
   auto one = [&](const topics::Record& record) {
     std::string id = idOf(record);
     if (id.empty()) return topics::Outcome::unchanged();
-    if (id == slow_id) std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+    if (id == slow_id) {
+      auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+      while (!std::filesystem::exists(release_slow) && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     db::Session sql(db);
     soci::transaction tx(*sql);
     apply(*sql, id, record.partition, 1);
