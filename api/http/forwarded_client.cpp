@@ -1,9 +1,8 @@
 #include "api/http/forwarded_client.h"
 
-#include <arpa/inet.h>
-
-#include <array>
 #include <stdexcept>
+
+#include "api/http/client_address.h"
 
 namespace smsgw::api {
 namespace {
@@ -12,23 +11,6 @@ std::string trimmed(const std::string& text) {
   size_t first = text.find_first_not_of(" \t");
   if (first == std::string::npos) return {};
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-// An address's bytes (4 for IPv4, including one written as ::ffff:a.b.c.d; 16 for IPv6), or
-// nothing when the text is not an address. Brackets around IPv6 are allowed.
-std::optional<std::string> addressBytes(std::string text) {
-  text = trimmed(text);
-  if (text.size() > 2 && text.front() == '[' && text.back() == ']')
-    text = text.substr(1, text.size() - 2);
-  std::array<unsigned char, 16> bytes{};
-  if (inet_pton(AF_INET, text.c_str(), bytes.data()) == 1)
-    return std::string(bytes.begin(), bytes.begin() + 4);
-  if (inet_pton(AF_INET6, text.c_str(), bytes.data()) != 1) return std::nullopt;
-  static constexpr std::array<unsigned char, 12> kMapped = {0, 0, 0, 0, 0,    0,
-                                                            0, 0, 0, 0, 0xff, 0xff};
-  if (std::equal(kMapped.begin(), kMapped.end(), bytes.begin()))
-    return std::string(bytes.begin() + 12, bytes.end());
-  return std::string(bytes.begin(), bytes.end());
 }
 
 bool samePrefix(const std::string& a, const std::string& b, int prefix) {
