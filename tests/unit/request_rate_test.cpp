@@ -6,87 +6,43 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/manual_clock.h"
+#include "tests/support/request_limit_cases.h"
 
 using namespace smsgw;
 using namespace std::chrono_literals;
 using smsgw::testing::ManualClock;
+namespace cases = smsgw::testing::limit_cases;
 
 namespace {
 
-int allowedOf(RequestLimiter& limiter, const std::string& key, int requests) {
-  int allowed = 0;
-  for (int i = 0; i < requests; ++i) allowed += limiter.hit(key).allowed ? 1 : 0;
-  return allowed;
-}
+class ProcessRequestLimiterTest : public ::testing::Test {
+ protected:
+  cases::MakeLimiter make = [this](int limit, std::chrono::milliseconds window) {
+    return std::make_unique<ProcessRequestLimiter>(limit, window, clock);
+  };
+  ManualClock clock;
+};
 
 }  // namespace
 
-TEST(ProcessRequestLimiter, TheWholeLimitMaySpendAtOnceAndTheNextIsRefusedWithItsWait) {
-  ManualClock clock;
-  ProcessRequestLimiter limiter(30, 1min, clock);
-  for (int i = 0; i < 30; ++i) {
-    RateDecision decision = limiter.hit("acct");
-    ASSERT_TRUE(decision.allowed) << i;
-    EXPECT_EQ(decision.remaining, 29 - i);
-    EXPECT_EQ(decision.limit, 30);
-  }
-  RateDecision refused = limiter.hit("acct");
-  EXPECT_FALSE(refused.allowed);
-  EXPECT_EQ(refused.remaining, 0);
-  EXPECT_EQ(refused.retry_after_seconds, 2) << "one request comes back every 60 s / 30";
-  EXPECT_TRUE(limiter.hit("other").allowed) << "keys are counted apart";
+TEST_F(ProcessRequestLimiterTest, TheWholeLimitMaySpendAtOnceAndTheNextIsRefusedWithItsWait) {
+  cases::wholeLimitAtOnceThenRefusedWithItsWait(make);
 }
 
-TEST(ProcessRequestLimiter, NoMinuteLetsMoreThanTheLimitThroughWhereverItStarts) {
-  // A fixed window would allow 30 just before a minute's edge and 30 more just after it.
-  ManualClock clock;
-  ProcessRequestLimiter limiter(30, 1min, clock);
-  auto into_minute =
-      std::chrono::duration_cast<std::chrono::milliseconds>(clock.now().time_since_epoch()) % 1min;
-  clock.advance(1min - into_minute - 100ms);  // 100 ms before a calendar minute ends
-  EXPECT_EQ(allowedOf(limiter, "acct", 40), 30);
-  clock.advance(200ms);
-  EXPECT_EQ(allowedOf(limiter, "acct", 40), 0) << "the calendar minute changed; the span did not";
-  clock.advance(2s);
-  EXPECT_EQ(allowedOf(limiter, "acct", 40), 1);
+TEST_F(ProcessRequestLimiterTest, NoMinuteLetsMoreThanTheLimitThroughWhereverItStarts) {
+  cases::noMinuteLetsMoreThroughWhereverItStarts(make, clock);
 }
 
-TEST(ProcessRequestLimiter, RequestsComeBackAtTheRateAndTheResetIsWhenAllHave) {
-  ManualClock clock;
-  ProcessRequestLimiter limiter(5, 1s, clock);
-  ASSERT_EQ(allowedOf(limiter, "acct", 5), 5);
-  RateDecision refused = limiter.hit("acct");
-  EXPECT_FALSE(refused.allowed);
-  EXPECT_EQ(refused.retry_after_seconds, 1) << "a wait under a second is announced as 1";
-  long long full_at = refused.reset_unix;
-  clock.advance(200ms);
-  RateDecision again = limiter.hit("acct");
-  EXPECT_TRUE(again.allowed);
-  EXPECT_EQ(again.remaining, 0);
-  clock.advance(600ms);
-  EXPECT_EQ(limiter.hit("acct").remaining, 2);
-  EXPECT_GE(limiter.hit("acct").reset_unix, full_at);
-  clock.advance(10s);
-  EXPECT_EQ(allowedOf(limiter, "acct", 10), 5) << "an idle key has its whole limit again";
+TEST_F(ProcessRequestLimiterTest, RequestsComeBackAtTheRateAndTheResetIsWhenAllHave) {
+  cases::requestsComeBackAtTheRate(make, clock);
 }
 
-TEST(ProcessRequestLimiter, ASteadyRateAtTheLimitIsNeverRefused) {
-  ManualClock clock;
-  ProcessRequestLimiter limiter(100, 1s, clock);
-  for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(limiter.hit("acct").allowed) << i;
-    clock.advance(10ms);
-  }
+TEST_F(ProcessRequestLimiterTest, ASteadyRateAtTheLimitIsNeverRefused) {
+  cases::aSteadyRateAtTheLimitIsNeverRefused(make, clock, 1000);
 }
 
-TEST(ProcessRequestLimiter, AKeysOwnLimitReplacesTheDefault) {
-  ManualClock clock;
-  ProcessRequestLimiter limiter(100, 1s, clock);
-  int allowed = 0;
-  for (int i = 0; i < 20; ++i) allowed += limiter.hit("slow", 5).allowed ? 1 : 0;
-  EXPECT_EQ(allowed, 5);
-  EXPECT_EQ(limiter.hit("slow", 5).limit, 5);
+TEST_F(ProcessRequestLimiterTest, AKeysOwnLimitReplacesTheDefault) {
+  cases::aKeysOwnLimitReplacesTheDefault(make);
 }
 
 TEST(NextArrivalAfter, IsTheRuleTheDatabaseTakesToo) {
