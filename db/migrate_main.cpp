@@ -16,8 +16,16 @@ int main(int argc, char** argv) {
                "db/migrations of the source tree");
   settings.add("FUNCTIONS_DIR", functions, "folder of the SQL functions, re-applied every run",
                "db/functions of the source tree");
+  std::chrono::seconds wait{60};
+  settings.add("MIGRATE_WAIT_SECONDS", wait,
+               "how long to wait for the database server to accept connections");
   settings.parse(argc, argv);
   try {
+    if (!smsgw::db::waitForServer(url, wait)) {
+      std::cerr << "migration failed: the database did not accept connections in " << wait.count()
+                << " s\n";
+      return 1;
+    }
     auto report = smsgw::db::migrate(url, dir, functions);
     for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
     std::cout << report.applied.size() << " applied, " << report.already_applied

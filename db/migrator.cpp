@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace smsgw::db {
 namespace {
@@ -67,6 +68,15 @@ int applyFunctions(PGconn* conn, const std::string& functions_dir) {
 }
 
 }  // namespace
+
+bool waitForServer(const std::string& conninfo, std::chrono::seconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (PQping(conninfo.c_str()) != PQPING_OK) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return true;
+}
 
 MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
                         const std::string& functions_dir) {

@@ -5,6 +5,7 @@
 // migration first made it. Safe to run concurrently (advisory lock) and repeatedly (applied
 // versions are skipped; functions are replaced by themselves).
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,10 @@ struct MigrationReport {
 // `functions_dir` empty: migrations only.
 MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
                         const std::string& functions_dir = "");
+
+// Waits until the server at `conninfo` accepts connections (PQping), at most `limit`: a job
+// started beside its database (a container engine starts both at once) would otherwise fail
+// on "the database system is starting up". True once it answers.
+bool waitForServer(const std::string& conninfo, std::chrono::seconds limit);
 
 }  // namespace smsgw::db

@@ -44,6 +44,20 @@ std::vector<TopicState> describe(rd_kafka_t* client) {
   return topics;
 }
 
+// Until the cluster's metadata lists `count` brokers, or `limit` passes (then it goes on, and
+// the creation's own error says what is missing).
+void waitForBrokers(rd_kafka_t* client, int count, std::chrono::seconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const rd_kafka_metadata_t* raw = nullptr;
+    if (!rd_kafka_metadata(client, 0, nullptr, &raw, 2000)) {
+      KafkaMetadata metadata(raw);
+      if (metadata->broker_cnt >= count) return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+}
+
 // A controller that has created a topic answers before every broker knows it: the metadata we
 // read next may come from a broker still behind. Asks again until the topics show or time is up.
 std::vector<TopicState> describeOnceCreated(rd_kafka_t* client) {
@@ -90,8 +104,10 @@ std::vector<TopicState> checkTopics(const std::string& brokers, const KafkaPrope
 
 std::vector<TopicState> createMissingTopics(const std::string& brokers,
                                             const KafkaProperties& properties,
-                                            int replication_factor) {
+                                            int replication_factor,
+                                            std::chrono::seconds broker_wait) {
   KafkaHandle client = adminClient(brokers, properties);
+  waitForBrokers(client.get(), replication_factor, broker_wait);
   std::vector<std::unique_ptr<rd_kafka_NewTopic_t, AdminDestroy>> wanted;
   char err[512];
   for (const auto& topic : describe(client.get())) {

@@ -4,6 +4,7 @@
 // the missing ones. The embedded broker creates them itself (ops/broker); a real Kafka needs
 // this once per cluster (deploy/README.md).
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,12 @@ std::vector<TopicState> checkTopics(const std::string& brokers, const KafkaPrope
 
 // Creates the missing ones with `replication_factor` replicas (existing topics are left as
 // they are, even with other partition counts: that needs an operator). Returns the states after.
-// Throws std::runtime_error with the broker's reason when a creation fails.
-std::vector<TopicState> createMissingTopics(const std::string& brokers,
-                                            const KafkaProperties& properties,
-                                            int replication_factor);
+// Waits up to `broker_wait` for the cluster to have as many brokers as replicas: a job started
+// with the cluster would otherwise meet the first broker alone. Throws std::runtime_error with
+// the broker's reason when a creation fails.
+std::vector<TopicState> createMissingTopics(
+    const std::string& brokers, const KafkaProperties& properties, int replication_factor,
+    std::chrono::seconds broker_wait = std::chrono::seconds(0));
 
 // Deletes a consumer group that has no members left (a one-off reader's, such as the restore
 // audit's), so that one-off readers do not pile up groups on the cluster. Throws

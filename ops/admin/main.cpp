@@ -151,6 +151,10 @@ int main(int argc, char** argv) {
       topics_cmd->add_subcommand("create", "create the missing topics (existing ones are kept)");
   topics_create->add_option("--replication-factor", replication_factor,
                             "replicas of each partition (3 on a production cluster)");
+  int broker_wait_seconds = 60;
+  topics_create->add_option("--wait", broker_wait_seconds,
+                            "seconds to wait for as many brokers as replicas (a cluster starting "
+                            "beside this job)");
 
   workers::ReplayCommand replay;
   std::string worker_dir;
@@ -178,7 +182,8 @@ int main(int argc, char** argv) {
   if (replay_cmd->parsed()) return admin::handOverReplay(replay, worker_dir);
   if (topics_check->parsed() || topics_create->parsed()) {
     initLogging("admin");
-    return admin::manageTopics(kafka, topics_create->parsed(), replication_factor);
+    return admin::manageTopics(kafka, topics_create->parsed(), replication_factor,
+                               std::chrono::seconds(broker_wait_seconds));
   }
   initLogging("admin");
   if (audit_cmd->parsed()) {

@@ -7,15 +7,16 @@
 
 namespace smsgw::admin {
 
-int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor) {
+int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor,
+                 std::chrono::seconds broker_wait) {
   if (kafka.brokers.empty()) {
     std::cerr << "smsgw-admin: set KAFKA_BROKERS (or KAFKA_BOOTSTRAP_FILE)\n";
     return 2;
   }
   try {
-    auto states =
-        create ? topics::createMissingTopics(kafka.brokers, kafka.properties, replication_factor)
-               : topics::checkTopics(kafka.brokers, kafka.properties);
+    auto states = create ? topics::createMissingTopics(kafka.brokers, kafka.properties,
+                                                       replication_factor, broker_wait)
+                         : topics::checkTopics(kafka.brokers, kafka.properties);
     nlohmann::json out = {{"brokers", kafka.brokers}, {"topics", nlohmann::json::array()}};
     bool all_ok = true;
     for (const auto& topic : states) {

@@ -2,12 +2,16 @@
 // `smsgw-admin topics check|create`: the catalogue's topics on the cluster KAFKA_BROKERS names
 // (with any KAFKA_* setting for SASL or TLS), one JSON object out.
 
+#include <chrono>
+
 #include "adapters/settings.h"
 
 namespace smsgw::admin {
 
 // Returns the exit code: 0 when every topic is there with its partitions, 1 otherwise (or when
-// the cluster cannot be reached), 2 without a broker to ask.
-int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor);
+// the cluster cannot be reached), 2 without a broker to ask. `create` waits up to
+// `broker_wait` for as many brokers as replicas.
+int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor,
+                 std::chrono::seconds broker_wait);
 
 }  // namespace smsgw::admin
