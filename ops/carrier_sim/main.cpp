@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <deque>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -196,6 +197,7 @@ class Simulator {
     Routes::Get(router, "/health", Routes::bind(&Simulator::health, this));
     Routes::Post(router, "/sim/webhook-inbox", Routes::bind(&Simulator::receiveWebhook, this));
     Routes::Get(router, "/sim/webhook-inbox", Routes::bind(&Simulator::listWebhooks, this));
+    Routes::Get(router, "/sim/webhook-inbox/tally", Routes::bind(&Simulator::tallyWebhooks, this));
   }
 
  private:
@@ -673,6 +675,8 @@ class Simulator {
                   {"body", body.is_discarded() ? json(request.body()) : body}};
     inbox_.insert(inbox_.begin(), std::move(entry));
     if (inbox_.size() > 200) inbox_.pop_back();
+    auto id = request.headers().tryGetRaw("webhook-id");
+    if (id && (tally_.size() < kTallyLimit || tally_.contains(id->value()))) tally_[id->value()]++;
     reply(writer, Http::Code::Ok, {{"received", true}});
   }
 
@@ -681,11 +685,20 @@ class Simulator {
     reply(writer, Http::Code::Ok, {{"data", inbox_}});
   }
 
+  // Every delivery's webhook-id and how many times it came, for a test that counts thousands
+  // (the inbox keeps only the last 200).
+  void tallyWebhooks(const Rest::Request&, Http::ResponseWriter writer) {
+    std::lock_guard lock(inbox_mutex_);
+    reply(writer, Http::Code::Ok, {{"deliveries", tally_}});
+  }
+
+  static constexpr size_t kTallyLimit = 1'000'000;
   const SimConfig& config_;
   SimState state_;
   CallbackQueue callbacks_;
   std::mutex inbox_mutex_;
   std::vector<json> inbox_;
+  std::map<std::string, int> tally_;
 };
 
 }  // namespace
