@@ -18,4 +18,8 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
     -c "CREATE DATABASE \"$POSTGRES_DB\" OWNER \"$POSTGRES_USER\""
   pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
 fi
-exec postgres -D "$PGDATA" -c listen_addresses='*'
+# Connections: the compose file's processes hold about 130 between them (an API instance 17,
+# a sender or receipt worker 12, the others 5 or 6); 300 leaves room for more replicas and for
+# an operator's psql. POSTGRES_MAX_CONNECTIONS changes it.
+exec postgres -D "$PGDATA" -c listen_addresses='*' \
+  -c max_connections="${POSTGRES_MAX_CONNECTIONS:-300}"
