@@ -7,6 +7,7 @@
 
 #include "topics/catalogue.h"
 #include "topics/kafka_handles.h"
+#include "topics/kafka_roles.h"
 
 namespace smsgw::topics {
 namespace {
@@ -75,6 +76,7 @@ std::vector<TopicState> describeOnceCreated(rd_kafka_t* client) {
 
 struct AdminDestroy {
   void operator()(rd_kafka_NewTopic_t* topic) const { rd_kafka_NewTopic_destroy(topic); }
+  void operator()(rd_kafka_AclBinding_t* acl) const { rd_kafka_AclBinding_destroy(acl); }
   void operator()(rd_kafka_DeleteGroup_t* group) const { rd_kafka_DeleteGroup_destroy(group); }
   void operator()(rd_kafka_queue_t* queue) const { rd_kafka_queue_destroy(queue); }
   void operator()(rd_kafka_event_t* event) const { rd_kafka_event_destroy(event); }
@@ -140,6 +142,57 @@ std::vector<TopicState> createMissingTopics(const std::string& brokers,
     }
   }
   return describeOnceCreated(client.get());
+}
+
+namespace {
+
+rd_kafka_AclBinding_t* aclBinding(const std::string& role, const KafkaGrant& grant) {
+  rd_kafka_ResourceType_t resource =
+      grant.resource == KafkaResource::Topic   ? RD_KAFKA_RESOURCE_TOPIC
+      : grant.resource == KafkaResource::Group ? RD_KAFKA_RESOURCE_GROUP
+                                               : RD_KAFKA_RESOURCE_BROKER;
+  rd_kafka_AclOperation_t operation =
+      grant.operation == KafkaOperation::Read       ? RD_KAFKA_ACL_OPERATION_READ
+      : grant.operation == KafkaOperation::Write    ? RD_KAFKA_ACL_OPERATION_WRITE
+      : grant.operation == KafkaOperation::Describe ? RD_KAFKA_ACL_OPERATION_DESCRIBE
+                                                    : RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE;
+  char err[512];
+  rd_kafka_AclBinding_t* acl = rd_kafka_AclBinding_new(
+      resource, grant.name.c_str(),
+      grant.prefixed ? RD_KAFKA_RESOURCE_PATTERN_PREFIXED : RD_KAFKA_RESOURCE_PATTERN_LITERAL,
+      ("User:" + role).c_str(), "*", operation, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW, err,
+      sizeof err);
+  if (!acl) throw std::runtime_error("ACL for " + role + " on " + grant.name + ": " + err);
+  return acl;
+}
+
+}  // namespace
+
+int grantProcessRoles(const std::string& brokers, const KafkaProperties& properties) {
+  KafkaHandle client = adminClient(brokers, properties);
+  std::vector<std::unique_ptr<rd_kafka_AclBinding_t, AdminDestroy>> acls;
+  for (const auto& role : kafkaRoles()) {
+    for (const auto& grant : kafkaGrants(role)) acls.emplace_back(aclBinding(role, grant));
+  }
+  std::vector<rd_kafka_AclBinding_t*> list;
+  list.reserve(acls.size());
+  for (auto& acl : acls) list.push_back(acl.get());
+  std::unique_ptr<rd_kafka_queue_t, AdminDestroy> queue(rd_kafka_queue_new(client.get()));
+  std::unique_ptr<rd_kafka_AdminOptions_t, AdminDestroy> options(
+      rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_CREATEACLS));
+  char err[512];
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), kTimeoutMs, err, sizeof err);
+  rd_kafka_CreateAcls(client.get(), list.data(), list.size(), options.get(), queue.get());
+  auto event = awaitAdminAnswer(queue.get(), "CreateAcls");
+  size_t count = 0;
+  const rd_kafka_acl_result_t** results =
+      rd_kafka_CreateAcls_result_acls(rd_kafka_event_CreateAcls_result(event.get()), &count);
+  for (size_t i = 0; i < count; ++i) {
+    if (const rd_kafka_error_t* error = rd_kafka_acl_result_error(results[i])) {
+      throw std::runtime_error(std::string("creating an ACL: ") + rd_kafka_error_string(error));
+    }
+  }
+  return static_cast<int>(list.size());
 }
 
 void deleteConsumerGroup(const std::string& brokers, const KafkaProperties& properties,

@@ -31,6 +31,11 @@ std::vector<TopicState> createMissingTopics(
     const std::string& brokers, const KafkaProperties& properties, int replication_factor,
     std::chrono::seconds broker_wait = std::chrono::seconds(0));
 
+// Grants each process kind's Kafka user (User:api, User:sender, ...) what topics/kafka_roles.h
+// says, on a cluster with an authorizer; granting what is granted changes nothing. Returns how
+// many ACLs were asked for. Throws std::runtime_error with the broker's reason.
+int grantProcessRoles(const std::string& brokers, const KafkaProperties& properties);
+
 // Deletes a consumer group that has no members left (a one-off reader's, such as the restore
 // audit's), so that one-off readers do not pile up groups on the cluster. Throws
 // std::runtime_error with the broker's reason when it refuses (a group still in use).

@@ -151,6 +151,10 @@ int main(int argc, char** argv) {
       topics_cmd->add_subcommand("create", "create the missing topics (existing ones are kept)");
   topics_create->add_option("--replication-factor", replication_factor,
                             "replicas of each partition (3 on a production cluster)");
+  bool grant_roles = false;
+  topics_create->add_flag("--acls", grant_roles,
+                          "also grant each process kind's Kafka user its ACLs (a cluster with "
+                          "SASL and an authorizer; topics/kafka_roles.h)");
   int broker_wait_seconds = 60;
   topics_create->add_option("--wait", broker_wait_seconds,
                             "seconds to wait for as many brokers as replicas (a cluster starting "
@@ -183,7 +187,7 @@ int main(int argc, char** argv) {
   if (topics_check->parsed() || topics_create->parsed()) {
     initLogging("admin");
     return admin::manageTopics(kafka, topics_create->parsed(), replication_factor,
-                               std::chrono::seconds(broker_wait_seconds));
+                               std::chrono::seconds(broker_wait_seconds), grant_roles);
   }
   initLogging("admin");
   if (audit_cmd->parsed()) {

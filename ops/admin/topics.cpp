@@ -8,7 +8,7 @@
 namespace smsgw::admin {
 
 int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor,
-                 std::chrono::seconds broker_wait) {
+                 std::chrono::seconds broker_wait, bool grant_roles) {
   if (kafka.brokers.empty()) {
     std::cerr << "smsgw-admin: set KAFKA_BROKERS (or KAFKA_BOOTSTRAP_FILE)\n";
     return 2;
@@ -26,6 +26,7 @@ int manageTopics(const KafkaSettings& kafka, bool create, int replication_factor
                                {"ok", topic.ok()}});
       all_ok = all_ok && topic.ok();
     }
+    if (grant_roles) out["acls"] = topics::grantProcessRoles(kafka.brokers, kafka.properties);
     out["ok"] = all_ok;
     std::cout << out.dump() << "\n";
     return all_ok ? 0 : 1;
