@@ -144,8 +144,9 @@ void addSendPolicySettings(ProcessSettings& settings, SendPolicy& p) {
   settings.add("STALE_HANDOFF_SECONDS", p.stale_handoff_seconds,
                "a hand-off this old with no outcome fails STALE_QUEUED");
   settings.add("THROTTLED_REQUEUE_SECONDS", p.throttled_requeue_seconds,
-               "a send the carrier throttled is queued again until this long after its "
-               "acceptance, then fails CARRIER_THROTTLED");
+               "a send the carrier throttled, or that could not reach it, is queued again until "
+               "this long after its acceptance, then fails CARRIER_THROTTLED or "
+               "CARRIER_UNAVAILABLE");
   settings.add("IN_DOUBT_DEADLINE_SECONDS", p.in_doubt_deadline_seconds,
                "a send whose carrier answer was lost waits this long for its receipt, then fails "
                "CARRIER_TIMEOUT");

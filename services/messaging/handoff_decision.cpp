@@ -9,6 +9,11 @@ namespace {
 
 constexpr const char* kSimulatedUndeliveredCode = "30003";
 
+// A send that never reached the carrier (no connection, its name not resolved) is tried again
+// this soon: a blip of the network, or of a container engine's DNS while a container restarts,
+// must not fail a customer's text that was never sent.
+constexpr std::chrono::seconds kUnreachableRetry{2};
+
 ErrorCode failureCode(CarrierSendResult::Kind kind) {
   switch (kind) {
     case CarrierSendResult::Kind::Refused:
@@ -65,6 +70,9 @@ HandoffDecision decideHandoff(const CarrierSendResult& result, long long charged
   if (result.kind == CarrierSendResult::Kind::Throttled) {
     decision.requeue = true;
     decision.requeue_after = CarrierHold::waitFor(result.retry_after);
+  } else if (result.kind == CarrierSendResult::Kind::Unavailable) {
+    decision.requeue = true;
+    decision.requeue_after = kUnreachableRetry;
   }
   return decision;
 }

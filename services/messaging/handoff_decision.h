@@ -35,8 +35,9 @@ struct HandoffDecision {
   // Refused by the carrier's own opt-out handling, which the operator should have had turned
   // off (docs/carrier.md): counted and logged by the caller.
   bool opted_out_at_carrier = false;
-  // Throttled (the carrier surely did not send it): back in the queue until the carrier's
-  // window resets, still charged; `failure` stands when it has waited too long already.
+  // Throttled, or the carrier not reached (it surely did not send it): back in the queue until
+  // the carrier's window resets (2 s when unreached), still charged; `failure` stands when it
+  // has waited too long already (THROTTLED_REQUEUE_SECONDS after its acceptance).
   // In doubt (the carrier may have sent it): kept QUEUED and charged until its receipt settles
   // it or the in-doubt deadline fails it with `failure` (in_doubt.h).
   bool in_doubt = false;

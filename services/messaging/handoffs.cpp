@@ -91,8 +91,8 @@ void failed(soci::session& sql, const OutgoingMessage& message, const HandoffDec
   }
 }
 
-// Throttled: QUEUED again, its hand-off no longer started, its slot at the end of the
-// carrier's window, still charged and with no event (the customer sees it queued, as it is).
+// Throttled or not reached: QUEUED again, its hand-off no longer started, its slot at the end of
+// the carrier's window, still charged and with no event (the customer sees it queued, as it is).
 // False when it was accepted too long ago to wait again, or is no longer QUEUED.
 bool requeued(soci::session& sql, const OutgoingMessage& message, const HandoffDecision& decision,
               const SendPolicy& policy, TimePoint now) {

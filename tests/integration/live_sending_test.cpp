@@ -178,6 +178,51 @@ TEST_F(LiveSendingTest, ASendThrottledPastItsRequeueDeadlineFailsRefunded) {
   expectBalanceMatchesLedger(account_);
 }
 
+// A send that could not reach the carrier (no connection: it surely did not leave) is queued
+// again, still charged and with no event, and goes once the carrier answers: one SMS. Found by
+// the deployment test, where a container's restart left the carrier's name briefly unresolved.
+TEST_F(LiveSendingTest, ASendThatCouldNotReachTheCarrierGoesWhenItAnswers) {
+  std::string id = queue(1);
+  carrier_.on_send = [&](const FakeCarrier::SentText& text) {
+    if (carrier_.sent().size() > 1) return FakeCarrier::acceptedAs("fake_" + text.to);
+    CarrierSendResult unreached;
+    unreached.kind = CarrierSendResult::Kind::Unavailable;
+    return unreached;
+  };
+  sender_(outbound(id));
+  EXPECT_EQ(statusOf(id), "QUEUED") << "never sent: queued again";
+  EXPECT_EQ(costOf(id), kPartPrice) << "still charged: it will go";
+  EXPECT_EQ(events("message.failed"), 0);
+  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 0)
+      << "not before its retry";
+  clock_.skip(std::chrono::milliseconds(2100));
+  EXPECT_EQ(workers::sweepQueued(context_, carrier_, carrier_hold_, {}).handed_off, 1);
+  EXPECT_EQ(statusOf(id), "SENDING");
+  EXPECT_EQ(carrier_.sent().size(), 2u) << "the attempt that never left, and the one that did";
+  EXPECT_EQ(events("message.sent"), 1);
+  expectBalanceMatchesLedger(account_);
+}
+
+// ... but not forever: past THROTTLED_REQUEUE_SECONDS after its acceptance it fails
+// CARRIER_UNAVAILABLE, refunded.
+TEST_F(LiveSendingTest, ASendThatCannotReachTheCarrierPastItsDeadlineFailsRefunded) {
+  std::string old = queue(1);
+  scratch_.exec("UPDATE messages SET created_at = now() - interval '61 minutes' WHERE id = '" +
+                old + "'");
+  carrier_.on_send = [&](const FakeCarrier::SentText&) {
+    CarrierSendResult unreached;
+    unreached.kind = CarrierSendResult::Kind::Unavailable;
+    return unreached;
+  };
+  sender_(outbound(old));
+  EXPECT_EQ(statusOf(old), "FAILED");
+  EXPECT_EQ(text("SELECT error_code FROM messages WHERE id = '" + old + "'"),
+            "CARRIER_UNAVAILABLE");
+  EXPECT_EQ(costOf(old), 0) << "refunded";
+  EXPECT_EQ(events("message.failed"), 1);
+  expectBalanceMatchesLedger(account_);
+}
+
 TEST_F(LiveSendingTest, TheReconcilerFailsAHandOffACrashLeftBehindStaleRefundedNeverResent) {
   std::string id = queue(2);
   scratch_.exec(

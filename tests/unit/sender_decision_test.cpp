@@ -51,7 +51,9 @@ TEST(SenderDecision, EachRefusalHasItsCodeAndOnlyTheCarriersJudgementCountsAgain
     EXPECT_EQ(decision.failure, code);
     EXPECT_EQ(decision.counts_against_destination, counts);
     EXPECT_EQ(decision.error_message, errorInfo(code).message_en);
-    EXPECT_EQ(decision.requeue, kind == CarrierSendResult::Kind::Throttled);
+    EXPECT_EQ(decision.requeue, kind == CarrierSendResult::Kind::Throttled ||
+                                    kind == CarrierSendResult::Kind::Unavailable)
+        << "the carrier surely did not send it";
     EXPECT_EQ(decision.in_doubt, kind == CarrierSendResult::Kind::InDoubt);
   }
 }
@@ -68,6 +70,15 @@ TEST(SenderDecision, AThrottledSendIsQueuedAgainForTheCarriersWindow) {
   throttled.retry_after = std::chrono::seconds(86400);
   EXPECT_EQ(decideHandoff(throttled, 2, 2).requeue_after, CarrierHold::kLongest)
       << "a wrong header cannot park a text for a day";
+}
+
+// Found by the deployment test: a send whose connection to the carrier failed (a container's
+// name briefly unresolved) was failed at once, though it had never left.
+TEST(SenderDecision, ASendThatNeverReachedTheCarrierIsQueuedAgainShortly) {
+  auto decision = decideHandoff({CarrierSendResult::Kind::Unavailable, "", 0, "", ""}, 2, 2);
+  EXPECT_TRUE(decision.requeue);
+  EXPECT_EQ(decision.requeue_after, std::chrono::seconds(2));
+  EXPECT_FALSE(decision.in_doubt);
 }
 
 TEST(SenderDecision, TheCarriersOwnCodeIsKeptInTheMessagesText) {
