@@ -9,7 +9,7 @@
 # A step fails the tour when its command fails, when the API answers 5xx (or nothing), or when
 # an answer lacks what the README shows: a field its jq filter names comes back null, or a
 # filter prints nothing. Usage: tests/tour/readme-tour.sh BUILD_DIR (API_URL, SIM_URL and
-# PG_PORT from ops/test's environment).
+# PG_PORT from ops/test's environment; tests/deploy/ runs it through a deployment's balancer).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$(cd "${1:?usage: readme-tour.sh BUILD_DIR}" && pwd)"
@@ -26,7 +26,11 @@ awk '/^```bash$/ { code = 1; next } /^```$/ { code = 0; next } code' "$repo/docs
   >> "$work/tour.sh"
 steps="$(grep -cE '^# [0-9]+\.' "$work/tour.sh")"
 
-sed -e "s#http://127.0.0.1:8080#$API_URL#g" -e "s#http://127.0.0.1:8090#$SIM_URL#g" \
+# A deployment in production mode refuses a webhook at the simulator's plain-HTTP, private
+# address: the deployment test names its customer endpoint (TOUR_WEBHOOK_URL) instead.
+webhook_url="${TOUR_WEBHOOK_URL:-http://127.0.0.1:8090/sim/webhook-inbox}"
+sed -e "s#http://127.0.0.1:8090/sim/webhook-inbox#$webhook_url#g" \
+    -e "s#http://127.0.0.1:8080#$API_URL#g" -e "s#http://127.0.0.1:8090#$SIM_URL#g" \
     -e "s#port=15432#port=$PG_PORT#g" -e "s#build/ops/#$build/ops/#g" "$work/tour.sh" > "$work/steps.sh"
 
 # The prelude watches every curl and jq the README runs.
@@ -73,5 +77,7 @@ PRELUDE
 sed -E 's/^# ([0-9]+)\.(.*)$/step="step \1"; echo "--- step \1"  # \2/' "$work/steps.sh" >> "$work/run.sh"
 
 cd "$work"
-env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8 bash "$work/run.sh"
+# The deployment test's balancer has a certificate from its own authority (CURL_CA_BUNDLE).
+env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8 ${CURL_CA_BUNDLE:+CURL_CA_BUNDLE="$CURL_CA_BUNDLE"} \
+  bash "$work/run.sh"
 echo "README tour: $steps steps passed"
