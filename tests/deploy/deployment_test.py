@@ -49,6 +49,8 @@ CUSTOMER_NETS = ["198.51.100", "203.0.113"]
 # 2,000 sends in about a minute. (ops/bench/seed.sql gives account i recipients in exchange
 # 220 + i: a 91st would meet 311, a reserved N11 exchange.)
 ACCOUNTS, RECIPIENTS = 90, 12
+# The process kinds, each with its own PostgreSQL role (smsgw_<kind>) and Kafka user.
+KINDS = ["api", "sender", "receipt", "inbound_keyword", "webhook_dispatcher", "rent_billing"]
 EVENTS = ["message.queued", "message.sent", "message.delivered", "message.received"]
 started = time.monotonic()
 
@@ -97,6 +99,7 @@ class Deployment:
             "DEPLOY_ENDPOINT_DIR": str(WORK / "endpoint"), "DEPLOY_CA_BUNDLE": str(bundle),
             "DEPLOY_SIM_PORT": str(SIM_PORT), "DEPLOY_CUSTOMER_NET": self.customer_net, "PROMETHEUS_PUBLISH": PROMETHEUS[len("http://"):],
             "POSTGRES_PASSWORD": secrets.token_urlsafe(24),
+            **{f"POSTGRES_{kind.upper()}_PASSWORD": secrets.token_urlsafe(24) for kind in KINDS},
             "CARRIER_BASE_URL": "http://carrier-sim:8090",
             "CARRIER_API_KEY": "KEY" + secrets.token_hex(16),
             "SIM_WEBHOOK_PRIVATE_KEY": seed, "TELNYX_PUBLIC_KEY": public,
@@ -109,7 +112,7 @@ class Deployment:
         names = ["COMPOSE_PROJECT", "COMPOSE_FILES", "LB_CERT_DIR", "LB_PUBLISH", "KAFKA_TLS_DIR",
                  "DEPLOY_ENDPOINT_DIR", "DEPLOY_CA_BUNDLE", "DEPLOY_SIM_PORT", "PROMETHEUS_PUBLISH",
                  "DEPLOY_CUSTOMER_NET",
-                 "POSTGRES_PASSWORD",
+                 "POSTGRES_PASSWORD", *[f"POSTGRES_{kind.upper()}_PASSWORD" for kind in KINDS],
                  "CARRIER_BASE_URL", "CARRIER_API_KEY", "SIM_WEBHOOK_PRIVATE_KEY",
                  "TELNYX_PUBLIC_KEY", "TELNYX_MESSAGING_PROFILE_ID", "VERIFICATION_CODE_SECRET",
                  "PUBLIC_BASE_URL", "OAUTH_FORM_SECRET"]
@@ -420,6 +423,16 @@ def check(d, load):
     say(f"webhook events owed {len(owed)}; received more than once "
         f"{sum(1 for e in owed if received.get(e, 0) > 1)} (at least once, by design)")
     expect("containers down or unhealthy", d.unhealthy(), [])
+    # Each process kind signs in to PostgreSQL as its own role, which may not change the schema.
+    expect("PostgreSQL roles the processes sign in as", d.psql(
+        "SELECT string_agg(DISTINCT usename, ' ' ORDER BY usename) FROM pg_stat_activity "
+        "WHERE backend_type = 'client backend' AND application_name <> 'psql'"),
+        " ".join(sorted(f"smsgw_{kind}" for kind in KINDS)))
+    ddl = run(["podman", "exec", "-e", f"PGPASSWORD={d.env['POSTGRES_SENDER_PASSWORD']}",
+               d.container("postgres"), "psql", "-h", "127.0.0.1", "-U", "smsgw_sender", "-d",
+               "smsgw", "-c", "DROP TABLE messages"], check=False, quiet=True)
+    expect("the sender's role refused a DROP TABLE",
+           ddl.returncode != 0 and "must be owner" in ddl.stderr, True)
     # Kafka takes no one without a certificate, and a process kind only what its ACLs allow.
     outsider = run(["podman", "run", "--rm", "--network", f"{PROJECT}_back", "-e",
                     "KAFKA_BROKERS=kafka-1:9092", "smsgw:latest", "smsgw-admin", "topics", "check"],
