@@ -9,13 +9,17 @@
 #include "db/outbox.h"
 
 int main(int argc, char** argv) {
-  std::string url, dir = SMSGW_MIGRATIONS_DIR, functions = SMSGW_FUNCTIONS_DIR;
+  std::string url, dir = SMSGW_MIGRATIONS_DIR, functions = SMSGW_FUNCTIONS_DIR,
+                   grants = SMSGW_GRANTS_FILE;
   smsgw::ProcessSettings settings("smsgw-migrate", "Applies the SMS gateway's SQL migrations");
   smsgw::addDatabaseSettings(settings, url);
   settings.add("MIGRATIONS_DIR", dir, "folder of NNNN_name.sql files",
                "db/migrations of the source tree");
   settings.add("FUNCTIONS_DIR", functions, "folder of the SQL functions, re-applied every run",
                "db/functions of the source tree");
+  settings.add("GRANTS_FILE", grants,
+               "what each process kind's database role may do, re-applied every run",
+               "db/grants.sql of the source tree");
   std::chrono::seconds wait{60};
   settings.add("MIGRATE_WAIT_SECONDS", wait,
                "how long to wait for the database server to accept connections");
@@ -26,10 +30,11 @@ int main(int argc, char** argv) {
                 << " s\n";
       return 1;
     }
-    auto report = smsgw::db::migrate(url, dir, functions);
+    auto report = smsgw::db::migrate(url, dir, functions, grants);
     for (const auto& name : report.applied) std::cout << "applied " << name << "\n";
     std::cout << report.applied.size() << " applied, " << report.already_applied
-              << " already applied, " << report.functions << " functions\n";
+              << " already applied, " << report.functions << " functions"
+              << (report.grants_applied ? ", process roles' grants" : "") << "\n";
     // After a logical restore, before any writer of this cluster runs (docs/operations.md,
     // "Backup and restore"): a writer's transaction id could otherwise meet a restored row's.
     soci::session sql(soci::postgresql, url);

@@ -44,26 +44,32 @@ std::string quoteLiteral(PGconn* conn, const std::string& text) {
   return quoted.get();
 }
 
-// Every function file, in one transaction: all or none of them replace what is there.
+// Every file, in one transaction: all or none of them replace what is there.
+void applyTogether(PGconn* conn, const std::vector<std::filesystem::path>& files,
+                   const std::string& what) {
+  exec(conn, "BEGIN", what);
+  try {
+    for (const auto& file : files) {
+      std::ifstream in(file);
+      if (!in) throw std::runtime_error(what + ": cannot read " + file.string());
+      std::stringstream sql;
+      sql << in.rdbuf();
+      exec(conn, sql.str(), what + "/" + file.filename().string());
+    }
+    exec(conn, "COMMIT", what);
+  } catch (...) {
+    PQclear(PQexec(conn, "ROLLBACK"));
+    throw;
+  }
+}
+
 int applyFunctions(PGconn* conn, const std::string& functions_dir) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(functions_dir)) {
     if (entry.path().extension() == ".sql") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  exec(conn, "BEGIN", "functions");
-  try {
-    for (const auto& file : files) {
-      std::ifstream in(file);
-      std::stringstream sql;
-      sql << in.rdbuf();
-      exec(conn, sql.str(), "functions/" + file.filename().string());
-    }
-    exec(conn, "COMMIT", "functions");
-  } catch (...) {
-    PQclear(PQexec(conn, "ROLLBACK"));
-    throw;
-  }
+  applyTogether(conn, files, "functions");
   return static_cast<int>(files.size());
 }
 
@@ -79,7 +85,7 @@ bool waitForServer(const std::string& conninfo, std::chrono::seconds limit) {
 }
 
 MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
-                        const std::string& functions_dir) {
+                        const std::string& functions_dir, const std::string& grants_file) {
   Connection conn(PQconnectdb(conninfo.c_str()), PQfinish);
   if (PQstatus(conn.get()) != CONNECTION_OK)
     throw std::runtime_error(std::string("connect: ") + PQerrorMessage(conn.get()));
@@ -127,6 +133,10 @@ MigrationReport migrate(const std::string& conninfo, const std::string& migratio
     report.applied.push_back(name);
   }
   if (!functions_dir.empty()) report.functions = applyFunctions(conn.get(), functions_dir);
+  if (!grants_file.empty()) {
+    applyTogether(conn.get(), {grants_file}, "grants");
+    report.grants_applied = true;
+  }
   exec(conn.get(), "SELECT pg_advisory_unlock(727274001)", "advisory unlock");
   return report;
 }

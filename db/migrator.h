@@ -2,8 +2,9 @@
 // Applies db/migrations/NNNN_name.sql files in version order, each in its own transaction,
 // recording applied versions in schema_migrations; then re-applies every db/functions/*.sql
 // (CREATE OR REPLACE FUNCTION), so a function's current text lives in one file whatever
-// migration first made it. Safe to run concurrently (advisory lock) and repeatedly (applied
-// versions are skipped; functions are replaced by themselves).
+// migration first made it; then the process kinds' rights (db/grants.sql), so a table a
+// migration adds has its grants as soon as it exists. Safe to run concurrently (advisory lock) and
+// repeatedly (applied versions are skipped; functions are replaced by themselves).
 
 #include <chrono>
 #include <string>
@@ -15,12 +16,13 @@ struct MigrationReport {
   std::vector<std::string> applied;  // file names applied by this run
   int already_applied = 0;
   int functions = 0;  // function files re-applied
+  bool grants_applied = false;
 };
 
 // Throws std::runtime_error naming the failing file; that file's changes are rolled back.
-// `functions_dir` empty: migrations only.
+// `functions_dir` or `grants_file` empty: that step is skipped.
 MigrationReport migrate(const std::string& conninfo, const std::string& migrations_dir,
-                        const std::string& functions_dir = "");
+                        const std::string& functions_dir = "", const std::string& grants_file = "");
 
 // Waits until the server at `conninfo` accepts connections (PQping), at most `limit`: a job
 // started beside its database (a container engine starts both at once) would otherwise fail

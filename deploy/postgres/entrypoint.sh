@@ -5,11 +5,10 @@
 #
 # Roles: POSTGRES_USER owns the schema and is the migration job's alone. Each process kind
 # signs in as its own role (smsgw_api, smsgw_sender, ...; passwords POSTGRES_API_PASSWORD,
-# POSTGRES_SENDER_PASSWORD, ...), a member of smsgw_app: it may read and write the rows of every
-# table the owner creates, and nothing else (no DDL, no TRUNCATE, no other database). It may
-# read every session's activity (pg_read_all_stats): the outbox relay finds the transactions
-# still running in other sessions there (db/functions/outbox_commit_horizon.sql), and
-# PostgreSQL hides them from a role that is not theirs.
+# POSTGRES_SENDER_PASSWORD, ...); what it may do to the tables is db/grants.sql's, which the
+# migration job applies. Each may read every session's activity (pg_read_all_stats): the outbox
+# relay finds the transactions still running in other sessions there
+# (db/functions/outbox_commit_horizon.sql), and PostgreSQL hides them from a role not theirs.
 set -euo pipefail
 : "${POSTGRES_USER:=smsgw}" "${POSTGRES_DB:=smsgw}"
 : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}"
@@ -24,25 +23,19 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
   PGPASSWORD="$POSTGRES_PASSWORD" psql -v ON_ERROR_STOP=1 -U "$POSTGRES_USER" -d postgres -q \
     -c "CREATE DATABASE \"$POSTGRES_DB\" OWNER \"$POSTGRES_USER\""
-  roles=(-v owner="$POSTGRES_USER")
+  roles=()
   for kind in api sender receipt inbound_keyword webhook_dispatcher rent_billing; do
     password_variable="POSTGRES_${kind^^}_PASSWORD"
     roles+=(-v "${kind}_password=${!password_variable:?set $password_variable}")
   done
   PGPASSWORD="$POSTGRES_PASSWORD" psql -v ON_ERROR_STOP=1 -U "$POSTGRES_USER" -d "$POSTGRES_DB" \
     -q "${roles[@]}" <<'SQL'
-CREATE ROLE smsgw_app NOLOGIN;
-GRANT pg_read_all_stats TO smsgw_app;
-ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
-  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO smsgw_app;
-ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
-  GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO smsgw_app;
-CREATE ROLE smsgw_api LOGIN PASSWORD :'api_password' IN ROLE smsgw_app;
-CREATE ROLE smsgw_sender LOGIN PASSWORD :'sender_password' IN ROLE smsgw_app;
-CREATE ROLE smsgw_receipt LOGIN PASSWORD :'receipt_password' IN ROLE smsgw_app;
-CREATE ROLE smsgw_inbound_keyword LOGIN PASSWORD :'inbound_keyword_password' IN ROLE smsgw_app;
-CREATE ROLE smsgw_webhook_dispatcher LOGIN PASSWORD :'webhook_dispatcher_password' IN ROLE smsgw_app;
-CREATE ROLE smsgw_rent_billing LOGIN PASSWORD :'rent_billing_password' IN ROLE smsgw_app;
+CREATE ROLE smsgw_api LOGIN PASSWORD :'api_password' IN ROLE pg_read_all_stats;
+CREATE ROLE smsgw_sender LOGIN PASSWORD :'sender_password' IN ROLE pg_read_all_stats;
+CREATE ROLE smsgw_receipt LOGIN PASSWORD :'receipt_password' IN ROLE pg_read_all_stats;
+CREATE ROLE smsgw_inbound_keyword LOGIN PASSWORD :'inbound_keyword_password' IN ROLE pg_read_all_stats;
+CREATE ROLE smsgw_webhook_dispatcher LOGIN PASSWORD :'webhook_dispatcher_password' IN ROLE pg_read_all_stats;
+CREATE ROLE smsgw_rent_billing LOGIN PASSWORD :'rent_billing_password' IN ROLE pg_read_all_stats;
 SQL
   pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
 fi

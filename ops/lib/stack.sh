@@ -188,7 +188,16 @@ locate_pg_dir() {
   PG_DIR="/var/lib/smsgw/$(printf '%s' "$SMSGW_DATA_DIR" | sha1sum | cut -c1-12)/pg"
 }
 
-database_url() { echo "host=127.0.0.1 port=$PG_PORT dbname=smsgw user=smsgw"; }
+database_url() { echo "host=127.0.0.1 port=$PG_PORT dbname=smsgw user=${1:-smsgw}"; }
+
+# Each process kind signs in as its own role, as in production: the API as smsgw_api, a sender
+# instance as smsgw_sender, ... with the grants db/grants.sql gives it (and pg_read_all_stats,
+# as deploy/postgres/entrypoint.sh says why). The owner (smsgw) is the migrations', the tests'
+# and the staff command line's; the simulator has no database.
+process_role() {
+  local kind="${1%-[0-9]*}"
+  case " api ${WORKERS[*]} " in *" $kind "*) echo "smsgw_${kind//-/_}";; *) echo smsgw;; esac
+}
 
 start_postgres() {
   local bin; bin="$(pg_bin)"; [ -n "$bin" ] || die "PostgreSQL server binaries not found"
@@ -213,6 +222,13 @@ start_postgres() {
   if [ -z "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname = 'smsgw'")" ]; then
     "${psql[@]}" -c "CREATE DATABASE smsgw OWNER smsgw" >/dev/null
   fi
+  local kind role
+  for kind in api "${WORKERS[@]}"; do
+    role="$(process_role "$kind")"
+    if [ -z "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname = '$role'")" ]; then
+      "${psql[@]}" -c "CREATE ROLE $role LOGIN IN ROLE pg_read_all_stats" >/dev/null
+    fi
+  done
 }
 
 stop_postgres() {
@@ -238,6 +254,7 @@ start() {
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   if is_running "$name"; then log "$name already running (pid $(cat "$RUN_DIR/$name.pid"))"; return 0; fi
   PGAPPNAME="smsgw-$name" METRICS_PORT="$(metrics_port_of "$name")" \
+    DATABASE_URL="$(database_url "$(process_role "$name")")" \
     setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 < /dev/null &
   echo $! > "$RUN_DIR/$name.pid"
 }

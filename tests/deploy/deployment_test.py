@@ -433,6 +433,14 @@ def check(d, load):
                "smsgw", "-c", "DROP TABLE messages"], check=False, quiet=True)
     expect("the sender's role refused a DROP TABLE",
            ddl.returncode != 0 and "must be owner" in ddl.stderr, True)
+    # And a kind may touch only its tables (db/grants.sql): the dispatcher reads no API key.
+    keys = run(["podman", "exec", "-e",
+                f"PGPASSWORD={d.env['POSTGRES_WEBHOOK_DISPATCHER_PASSWORD']}",
+                d.container("postgres"), "psql", "-h", "127.0.0.1", "-U",
+                "smsgw_webhook_dispatcher", "-d", "smsgw", "-c", "SELECT key_hash FROM api_keys"],
+               check=False, quiet=True)
+    expect("the webhook dispatcher's role refused the API keys",
+           keys.returncode != 0 and "permission denied for table api_keys" in keys.stderr, True)
     # Kafka takes no one without a certificate, and a process kind only what its ACLs allow.
     outsider = run(["podman", "run", "--rm", "--network", f"{PROJECT}_back", "-e",
                     "KAFKA_BROKERS=kafka-1:9092", "smsgw:latest", "smsgw-admin", "topics", "check"],

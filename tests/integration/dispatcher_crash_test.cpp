@@ -42,15 +42,16 @@ class DispatcherCrash : public ::testing::Test {
   }
 
   std::unique_ptr<ChildProcess> dispatcher() {
-    std::map<std::string, std::string> env = {{"DATABASE_URL", scratch_.url()},
-                                              {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
-                                              {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"},
-                                              // An attempt left hanging stays in flight
-                                              // until the kill, however slow the box.
-                                              {"WEBHOOK_TIMEOUT_MS", "300000"},
-                                              {"WEBHOOK_RETRY_POLL_MS", "100"},
-                                              {"WEBHOOK_RETRY_LEASE_SECONDS", "3"},
-                                              {"METRICS_PORT", std::to_string(metrics_port_)}};
+    std::map<std::string, std::string> env = {
+        {"DATABASE_URL", asProcessRole(scratch_.url(), "webhook-dispatcher")},
+        {"KAFKA_GROUP_PREFIX", "whcrash" + run_},
+        {"ALLOW_PRIVATE_WEBHOOK_TARGETS", "true"},
+        // An attempt left hanging stays in flight
+        // until the kill, however slow the box.
+        {"WEBHOOK_TIMEOUT_MS", "300000"},
+        {"WEBHOOK_RETRY_POLL_MS", "100"},
+        {"WEBHOOK_RETRY_LEASE_SECONDS", "3"},
+        {"METRICS_PORT", std::to_string(metrics_port_)}};
     auto log = (std::filesystem::temp_directory_path() / ("whcrash-" + run_ + ".log")).string();
     return std::make_unique<ChildProcess>(SMSGW_DISPATCHER_PATH, std::vector<std::string>{}, env,
                                           log);

@@ -152,7 +152,7 @@ class PipelineTest : public ::testing::Test {
 
  private:
   static std::string migrated(const std::string& url) {
-    db::migrate(url, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
+    db::migrate(url, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR, SMSGW_GRANTS_FILE);
     return url;
   }
   static std::map<std::string, std::string> withDefaults(std::map<std::string, std::string> given) {

@@ -6,6 +6,7 @@
 #include "adapters/http_client.h"
 #include "domain/crypto.h"
 #include "domain/ids.h"
+#include "tests/support/scratch_database.h"
 
 namespace smsgw::testing {
 
@@ -28,12 +29,18 @@ CrashStack::CrashStack(const std::string& database_url, std::map<std::string, st
       SMSGW_SIM_PATH,
       std::vector<std::string>{"--host", "127.0.0.1", "--port", std::to_string(sim_port_)},
       settings, log("sim"));
-  api_ = std::make_unique<ChildProcess>(SMSGW_API_PATH, std::vector<std::string>{}, settings,
+  // Each process signs in as its kind's role, as in production.
+  auto as = [&](const std::string& kind) {
+    auto own = settings;
+    own["DATABASE_URL"] = asProcessRole(database_url, kind);
+    return own;
+  };
+  api_ = std::make_unique<ChildProcess>(SMSGW_API_PATH, std::vector<std::string>{}, as("api"),
                                         log("api"));
-  sender_ = std::make_unique<ChildProcess>(SMSGW_SENDER_PATH, std::vector<std::string>{}, settings,
-                                           log("sender"));
+  sender_ = std::make_unique<ChildProcess>(SMSGW_SENDER_PATH, std::vector<std::string>{},
+                                           as("sender"), log("sender"));
   receipt_ = std::make_unique<ChildProcess>(SMSGW_RECEIPT_PATH, std::vector<std::string>{},
-                                            settings, log("receipt"));
+                                            as("receipt"), log("receipt"));
 }
 
 bool CrashStack::start() {

@@ -10,6 +10,7 @@
 #include "domain/crypto.h"
 #include "domain/ids.h"
 #include "tests/support/crash_stack.h"
+#include "tests/support/scratch_database.h"
 
 namespace smsgw::testing {
 namespace {
@@ -88,6 +89,7 @@ std::unique_ptr<ChildProcess> PipelineStack::newProcess(
     log_files_.push_back(log);
   auto env = env_;
   for (const auto& [name_of, value] : own) env[name_of] = value;
+  env["DATABASE_URL"] = asProcessRole(env["DATABASE_URL"], name);
   return std::make_unique<ChildProcess>(path, std::move(args), env, log);
 }
 

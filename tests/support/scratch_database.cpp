@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <regex>
 #include <stdexcept>
 
 #include "db/migrator.h"
@@ -35,7 +36,17 @@ ScratchDatabase::ScratchDatabase(bool migrate) {
   execOn(adminUrl(), "CREATE DATABASE " + name_);
   std::string admin = adminUrl();
   url_ = admin.substr(0, admin.find("dbname=")) + "dbname=" + name_ + " user=smsgw";
-  if (migrate) db::migrate(url_, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR);
+  if (migrate) db::migrate(url_, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR, SMSGW_GRANTS_FILE);
+}
+
+std::string asProcessRole(const std::string& url, const std::string& process) {
+  static const std::regex kProcess(
+      "(api|sender|receipt|inbound[-_]keyword|webhook[-_]dispatcher|rent[-_]billing)(-[0-9]+)?");
+  std::smatch match;
+  if (!std::regex_match(process, match, kProcess)) return url;
+  std::string kind = match[1];
+  std::replace(kind.begin(), kind.end(), '-', '_');
+  return url + " user=smsgw_" + kind;  // libpq takes a keyword's last value
 }
 
 ScratchDatabase::~ScratchDatabase() {

@@ -21,4 +21,9 @@ class ScratchDatabase {
 
 std::string adminUrl();
 
+// `url` signed in as the role of the process kind that `process` names (api, sender-0,
+// inbound-keyword-2, inbound_keyword ...: smsgw_api, smsgw_sender, smsgw_inbound_keyword), as
+// production signs each kind in (db/grants.sql); `url` itself for any other name (the simulator).
+std::string asProcessRole(const std::string& url, const std::string& process);
+
 }  // namespace smsgw::testing
