@@ -1,5 +1,5 @@
 #pragma once
-// Writing to the transactional outbox (DESIGN.md rule 1). The row commits or rolls back with
+// Writing to the transactional outbox (pipeline rule 1). The row commits or rolls back with
 // the change that caused it; topics/OutboxRelay publishes committed rows to Kafka.
 
 #include <soci/session.h>

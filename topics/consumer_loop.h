@@ -1,5 +1,5 @@
 #pragma once
-// The generic consume loop every worker runs (DESIGN.md rules 2 and 3):
+// The generic consume loop every worker runs (pipeline rules 2 and 3):
 // - the handler runs its own database transaction and returns only after it committed, or
 //   returns an outcome that settles once its effects are durable (Outcome::settles);
 // - the offset is stored only after that, so a crash replays the record;
@@ -44,7 +44,7 @@ struct Outcome {
   bool applied = true;
   // Set when the effects become durable only later, on another thread (the webhook
   // dispatcher's attempts): the record's offset is stored once this is ready, so a crash in
-  // between replays the record (DESIGN.md rule 3).
+  // between replays the record (pipeline rule 3).
   std::shared_future<void> settles;
 
   static Outcome done() { return {}; }

@@ -194,7 +194,7 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
     acks.push_back(producer_.produce(*row[kTopic], db::textOr(row[kKey]), *row[kPayload], headers));
   }
   // The position moves over the rows acknowledged in order, up to the first that was not: that
-  // one and those after it go again next pass (consumers absorb the repeats, DESIGN.md rule 2).
+  // one and those after it go again next pass (consumers absorb the repeats, pipeline rule 2).
   size_t published = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     try {

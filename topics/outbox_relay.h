@@ -1,5 +1,5 @@
 #pragma once
-// Publishes committed outbox rows to Kafka (DESIGN.md rule 1) and keeps how far it got.
+// Publishes committed outbox rows to Kafka (pipeline rule 1) and keeps how far it got.
 //
 // A row is written once and never updated (migration 0018). Its transaction takes a stamp as it
 // commits (migration 0030), and the relay reads the rows after its position in (stamp, id)

@@ -1,5 +1,5 @@
 #pragma once
-// Replaying a range of a topic through its real handler (DESIGN.md rule 8), for incident
+// Replaying a range of a topic through its real handler (pipeline rule 8), for incident
 // recovery: `planReplay` turns offsets or times into a span of offsets per partition, and
 // `runReplay` reads those spans in order as a member of a consumer group, running each record
 // through a RecordRunner exactly as the consume loop would (retries, dead letters). The

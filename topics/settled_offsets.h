@@ -1,5 +1,5 @@
 #pragma once
-// The offsets a consumer may store (DESIGN.md rule 3, offsets after effects): a record's offset
+// The offsets a consumer may store (pipeline rule 3, offsets after effects): a record's offset
 // is stored once it and every record before it in its partition are settled. Handlers that
 // settle at once (nearly all) leave nothing waiting here; a record whose effects land later
 // (Outcome::settles) holds back the offsets after it, so a crash in between replays it.

@@ -188,7 +188,7 @@ CREATE TABLE webhook_deliveries (
   UNIQUE (webhook_id, event_id, attempt)
 );
 
--- Transactional outbox (DESIGN.md rule 1): records written with the change that caused them,
+-- Transactional outbox (pipeline rule 1): records written with the change that caused them,
 -- published to Kafka after commit, republished by the sweeper if a crash intervened.
 CREATE TABLE outbox (
   id           bigserial PRIMARY KEY,

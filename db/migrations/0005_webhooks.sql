@@ -3,7 +3,7 @@
 
 -- An event owed to an endpoint after a failed attempt (spec "Delivery rules" 2 and 3). The
 -- dispatcher that claims a row pushes next_attempt_at ahead by a lease, so a dispatcher killed
--- mid-attempt leaves it to be taken again once the lease runs out (DESIGN.md rule 5).
+-- mid-attempt leaves it to be taken again once the lease runs out (pipeline rule 5).
 CREATE TABLE webhook_retries (
   webhook_id      text NOT NULL REFERENCES webhooks (id),
   event_id        uuid NOT NULL REFERENCES events (id),

@@ -1,4 +1,4 @@
--- Operations issue, the stuck-work reconciler (DESIGN.md rule 6; workers/sender/reconciler.h).
+-- Operations issue, the stuck-work reconciler (pipeline rule 6; workers/sender/reconciler.h).
 -- What it fixed: one row per thing it republished or asked the carrier about. The upsert that
 -- writes a row is also the claim: a thing is fixed again only once its row is older than the
 -- reconciler's wait, so reconcilers in several processes never fix the same thing at once.

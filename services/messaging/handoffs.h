@@ -1,5 +1,5 @@
 #pragma once
-// The writes of a LIVE hand-off to the carrier, at most once (DESIGN.md rule 4): the claim
+// The writes of a LIVE hand-off to the carrier, at most once (pipeline rule 4): the claim
 // records that the hand-off starts just before the carrier is called, and the carrier's answer
 // settles the message once. A message found QUEUED with a hand-off started long ago (the sender
 // died mid-call) becomes FAILED STALE_QUEUED, refunded, and is never sent again: a handset gets

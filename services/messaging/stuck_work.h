@@ -1,6 +1,6 @@
 #pragma once
 // What the reconciler (workers/sender/reconciler.h) reads and writes for messages stuck in
-// flight (DESIGN.md rule 6: the broker can lose data; we can't). Each fix is claimed first
+// flight (pipeline rule 6: the broker can lose data; we can't). Each fix is claimed first
 // (db/fix_claims.h), so reconcilers in any number of senders share the work.
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// What the dispatcher keeps in PostgreSQL (spec "Delivery rules"; DESIGN.md rule 5): attempts,
+// What the dispatcher keeps in PostgreSQL (spec "Delivery rules"; pipeline rule 5): attempts,
 // the events owed after a failure (webhook_retries, shared by every dispatcher through
 // SKIP LOCKED), dead letters, and each endpoint's failure streak. Times come from the caller's
 // clock, never from now(), so tests move them.

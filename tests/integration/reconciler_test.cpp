@@ -1,4 +1,4 @@
-// The stuck-work reconciler (DESIGN.md rule 6) on a whole pipeline of the real binaries: the
+// The stuck-work reconciler (pipeline rule 6) on a whole pipeline of the real binaries: the
 // broker is restarted while records wait on it (the embedded broker keeps nothing), and the
 // reconciler brings everything to its end: queued messages are sent, receipts the carrier sent
 // are asked for again, inbound texts are stored, and every event reaches its webhook.

@@ -1,4 +1,4 @@
-// Replay (DESIGN.md rule 8) on a whole pipeline of the real binaries with a Kafka of its own:
+// Replay (pipeline rule 8) on a whole pipeline of the real binaries with a Kafka of its own:
 // - after 2,000 LIVE messages (receipts, inbound texts, rent and webhook events) ran to the end,
 //   replaying every topic from offset 0 into the live groups changes nothing: no new text at the
 //   carrier, no ledger row, no webhook delivery, no status; a replay into a group the broker

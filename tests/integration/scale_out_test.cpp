@@ -99,7 +99,7 @@ TEST_F(ScaleOutTest, PoolsShareTheWorkAndLosingAnInstanceOfEachLosesNothing) {
   Outcome o = outcome(customers);
   EXPECT_EQ(o.outbound, kSends);
   // A hand-off in flight in the killed sender cannot be known to have reached the carrier: it
-  // fails STALE_QUEUED, refunded, and is never sent again (DESIGN.md rule 4). At most one per
+  // fails STALE_QUEUED, refunded, and is never sent again (pipeline rule 4). At most one per
   // consume loop and one for the paced sweep.
   EXPECT_LE(o.stale, 7);
   EXPECT_EQ(o.delivered, kSends - o.stale);

@@ -1,6 +1,6 @@
 #pragma once
 // The `replay` subcommand every worker has (`smsgw-receipt replay --topic carrier.receipts
-// --from-offset 0 --execute`), which `smsgw-admin replay` hands its arguments to (DESIGN.md rule
+// --from-offset 0 --execute`), which `smsgw-admin replay` hands its arguments to (pipeline rule
 // 8). Dry run unless --execute: it prints the plan (records per partition, first and last
 // offsets) and re-processes nothing. With --execute it re-processes the range through the
 // worker's real handler as a member of a consumer group (by default `<prefix>.<worker>.replay`;

@@ -46,7 +46,7 @@ struct WorkerSpec {
 
   std::string name;                 // process and consumer-group name, e.g. "sender"
   std::vector<std::string> topics;  // topics consumed
-  // Time-based work beside the consume loop (DESIGN.md rule 5), each task on its own thread
+  // Time-based work beside the consume loop (pipeline rule 5), each task on its own thread
   // every `interval` until shutdown; a failing run is logged and retried next time.
   struct PeriodicTask {
     std::string what;

@@ -1,5 +1,5 @@
 #pragma once
-// The LIVE hand-off to the carrier, at most once (DESIGN.md rule 4): claimed, handed to the
+// The LIVE hand-off to the carrier, at most once (pipeline rule 4): claimed, handed to the
 // carrier, and the carrier's answer recorded, each step's writes in services/messaging/handoffs.h.
 // A message whose pacing slot (send_at) has not come yet is left to the queued sweep, and so is
 // one due while the carrier asked us to wait (`hold`): it is deferred to the hold's end.

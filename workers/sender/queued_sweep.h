@@ -1,5 +1,5 @@
 #pragma once
-// The sender's sweep over paced messages, which PostgreSQL holds (DESIGN.md rule 5): it hands
+// The sender's sweep over paced messages, which PostgreSQL holds (pipeline rule 5): it hands
 // off LIVE messages whose pacing slot has come. A record for a paced message is acknowledged at
 // once, so one busy number never holds up a partition. Any number of senders may sweep at once:
 // every hand-off is claimed by a guarded update. What is stuck or lost is the reconciler's

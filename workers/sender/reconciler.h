@@ -1,9 +1,9 @@
 #pragma once
-// The stuck-work reconciler (DESIGN.md rule 6: the broker can lose data; we can't), run by every
+// The stuck-work reconciler (pipeline rule 6: the broker can lose data; we can't), run by every
 // sender on its own timer. What is in flight and made no progress for a set time is pushed on
 // again, and what is stuck past a hand-off is settled:
 // - a LIVE message whose hand-off started long ago and never ended: FAILED STALE_QUEUED,
-//   refunded, never sent again (DESIGN.md rule 4);
+//   refunded, never sent again (pipeline rule 4);
 // - a QUEUED message due for `queued_after` that no sender took though the senders have read
 //   past its record: its sms.outbound record is written again (the broker lost it);
 // - a message the carrier took (SENDING) with no receipt for `sending_after`: the carrier is
