@@ -1,5 +1,5 @@
 #pragma once
-// One signed delivery attempt of an event to an endpoint (DESIGN.md "Webhook signatures"; spec
+// One signed delivery attempt of an event to an endpoint (docs/decisions.md, "Webhooks"; spec
 // "Delivery rules" 1 and 10): resolve and check the target, connect to the checked address,
 // POST the envelope, classify the answer. Shared by the dispatcher and the API's replay.
 

@@ -2,7 +2,7 @@
 // Where a webhook may point (spec "Delivery rules" 10). Production refuses loopback, private,
 // link-local, multicast, carrier-grade NAT and cloud-metadata addresses, IPv4 and IPv6 alike,
 // including IPv4-mapped IPv6. A local stack may allow loopback (ALLOW_PRIVATE_WEBHOOK_TARGETS;
-// DESIGN.md "Local stack"), nothing else. Checked at registration and again before every
+// docs/decisions.md, "Webhooks"), nothing else. Checked at registration and again before every
 // delivery, because DNS can change; the delivery then connects to the very address checked.
 
 #include <optional>

@@ -45,7 +45,7 @@ struct ApiConfig {
   int public_requests_per_minute = 20;     // unauthenticated routes such as signup, per address
   std::chrono::seconds key_cache_ttl{60};  // callers of recent keys, for routes that confirm them
   size_t key_cache_capacity = 100000;
-  bool allow_private_webhook_targets = false;        // local stacks only (DESIGN.md "Local stack")
+  bool allow_private_webhook_targets = false;        // local stacks only (docs/decisions.md)
   std::chrono::milliseconds webhook_timeout{10000};  // a replay waits this long for the endpoint
   std::string platform_sender = "+15873190000";      // platform texts (owner verification codes)
   std::string terms_version = "2026-01";

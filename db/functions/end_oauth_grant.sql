@@ -2,7 +2,7 @@
 -- refresh token stops), every access key it made, and the webhook endpoints its tokens
 -- registered, deleted as DELETE /v1/webhooks/{id} deletes one (gone from every list, pending
 -- retries dropped, no further delivery). No connected app keeps access after its connection
--- ends (DESIGN.md "Accounts, keys, money"). Returns 1 when the grant was still live.
+-- ends (docs/oauth.md). Returns 1 when the grant was still live.
 CREATE OR REPLACE FUNCTION end_oauth_grant(p_grant_id text, p_because text, p_now timestamptz)
 RETURNS int LANGUAGE plpgsql AS $$
 DECLARE

@@ -1,7 +1,7 @@
 -- CASL compliance records: consents, consent batches, opt-outs, double opt-in confirmations,
 -- erasures; and what the inbound pipeline keeps (keyword actions, the inbound cap notice).
 -- Every record carries the mode of the key that made it: TEST records only ever count for
--- TEST sends (DESIGN.md "Modes").
+-- TEST sends (docs/decisions.md, "CASL compliance").
 
 CREATE TABLE consent_batches (
   id         text PRIMARY KEY,

@@ -17,7 +17,7 @@ CREATE INDEX owner_phone_codes_sent_account ON owner_phone_codes_sent (account_i
 -- longer be confirmed, and are dropped (they lived ten minutes).
 DELETE FROM owner_phone_verifications;
 
--- The mode of the key that registered the endpoint (DESIGN.md "Modes and platform texts"): a
+-- The mode of the key that registered the endpoint (docs/decisions.md, "Webhooks", Modes): a
 -- TEST-created endpoint receives only livemode false events, and TEST keys see and manage only
 -- TEST-created endpoints. Endpoints from before this change were made by either key and keep
 -- receiving everything, as LIVE-created ones.

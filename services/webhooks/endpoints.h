@@ -3,7 +3,7 @@
 // signing secret is shown once), read, list, change, delete, reactivate, rotate the secret, and
 // the endpoint's attempts and unreplayed dead letters. Every function checks the endpoint is
 // the caller's (404, or 403 for another account's) and one a TEST key may manage: a TEST key
-// manages only the endpoints TEST keys registered (DESIGN.md "Modes and platform texts"). An
+// manages only the endpoints TEST keys registered (docs/decisions.md, "Webhooks", Modes). An
 // endpoint a connected app's token registers belongs to its OAuth grant and is deleted when the
 // grant ends; such a token changes no other endpoint (403 FORBIDDEN).
 // Resources come back as the API renders them (the SQL function api_webhook).
@@ -36,7 +36,7 @@ nlohmann::json changeEndpoint(db::Database& db, const Caller& caller, const std:
                               const EndpointChange& change, TimePoint now);
 // On again: no streak, nothing missed is resent (spec "Webhook endpoint").
 nlohmann::json reactivateEndpoint(db::Database& db, const Caller& caller, const std::string& id);
-// A new secret; for 24 hours deliveries carry both signatures (DESIGN.md "Webhook signatures").
+// A new secret; for 24 hours deliveries carry both signatures (docs/decisions.md, "Webhooks").
 // The answer carries the new signing_secret.
 nlohmann::json rotateEndpointSecret(db::Database& db, const Caller& caller, const std::string& id,
                                     TimePoint now);

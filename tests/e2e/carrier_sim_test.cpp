@@ -1,5 +1,5 @@
 // The carrier simulator is the test double every later issue leans on: its protocol and
-// its faults must behave as DESIGN.md says.
+// its faults must behave as ops/carrier_sim/README.md and docs/carrier.md say.
 #include <gtest/gtest.h>
 
 #include <algorithm>
