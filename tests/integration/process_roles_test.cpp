@@ -19,9 +19,6 @@ using namespace smsgw::testing;
 
 namespace {
 
-const char* const kKinds[] = {
-    "api", "sender", "receipt", "inbound_keyword", "webhook_dispatcher", "rent_billing"};
-
 class ProcessRoles : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,7 +62,7 @@ class ProcessRoles : public ::testing::Test {
 
 TEST_F(ProcessRoles, NoKindMayRewriteOrDeleteALedgerEntry) {
   ASSERT_TRUE(report_.grants_applied);
-  for (const char* kind : kKinds) {
+  for (const std::string& kind : processKinds()) {
     EXPECT_FALSE(may(kind, "ledger_entries", "UPDATE")) << kind;
     EXPECT_FALSE(may(kind, "ledger_entries", "DELETE")) << kind;
     EXPECT_FALSE(may(kind, "ledger_entries", "TRUNCATE")) << kind;
@@ -77,7 +74,7 @@ TEST_F(ProcessRoles, NoKindMayRewriteOrDeleteALedgerEntry) {
 }
 
 TEST_F(ProcessRoles, OnlyTheApiReadsKeyHashesSessionsAndPasswordFailures) {
-  for (const std::string kind : kKinds) {
+  for (const std::string& kind : processKinds()) {
     EXPECT_EQ(mayReadColumn(kind, "api_keys", "key_hash"), kind == "api") << kind;
     for (const char* relation : {"dashboard_sessions", "password_failures"}) {
       EXPECT_EQ(may(kind, relation, "SELECT"), kind == "api") << kind << " " << relation;
@@ -96,7 +93,7 @@ TEST_F(ProcessRoles, OnlyTheApiReadsKeyHashesSessionsAndPasswordFailures) {
 }
 
 TEST_F(ProcessRoles, EveryKindMayPublishThroughTheOutboxAndLeadItsRelay) {
-  for (const char* kind : kKinds) {
+  for (const std::string& kind : processKinds()) {
     EXPECT_TRUE(may(kind, "outbox", "INSERT")) << kind;
     EXPECT_TRUE(may(kind, "outbox_relay_position", "UPDATE")) << kind;
     EXPECT_TRUE(may(kind, "outbox_pending", "SELECT")) << kind;
@@ -107,7 +104,7 @@ TEST_F(ProcessRoles, EveryKindMayPublishThroughTheOutboxAndLeadItsRelay) {
 // After a restore the relay's leader finds the outbox on another cluster and re-keys it
 // (db/outbox.h), whichever kind leads.
 TEST_F(ProcessRoles, AnyKindLeadingTheRelayReKeysTheOutboxAfterARestore) {
-  for (const char* kind : kKinds) {
+  for (const std::string& kind : processKinds()) {
     database_.exec("UPDATE outbox_relay_position SET cluster_id = 1");
     soci::session sql(soci::postgresql, asProcessRole(database_.url(), kind));
     std::optional<db::OutboxRebase> rebase;

@@ -14,6 +14,7 @@
 
 #include "domain/ids.h"
 #include "tests/support/child_process.h"
+#include "tests/support/scratch_database.h"
 
 namespace smsgw::testing {
 namespace {
@@ -75,8 +76,7 @@ LocalCluster::LocalCluster()
                  " -U postgres -qc 'CREATE ROLE smsgw LOGIN CREATEDB' >/dev/null",
              "CREATE ROLE");
   // The process kinds' roles, as every cluster the gateway runs on has them (db/grants.sql).
-  for (const char* kind :
-       {"api", "sender", "receipt", "inbound_keyword", "webhook_dispatcher", "rent_billing"}) {
+  for (const auto& kind : processKinds()) {
     runOrThrow(program("psql") + " -h 127.0.0.1 -p " + std::to_string(port_) +
                    " -U postgres -qc 'CREATE ROLE smsgw_" + kind +
                    " LOGIN IN ROLE pg_read_all_stats' >/dev/null",

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <regex>
 #include <stdexcept>
 
 #include "db/migrator.h"
@@ -39,13 +38,17 @@ ScratchDatabase::ScratchDatabase(bool migrate) {
   if (migrate) db::migrate(url_, SMSGW_MIGRATIONS_DIR, SMSGW_FUNCTIONS_DIR, SMSGW_GRANTS_FILE);
 }
 
+const std::vector<std::string>& processKinds() {
+  static const std::vector<std::string> kinds = {
+      "api", "sender", "receipt", "inbound_keyword", "webhook_dispatcher", "rent_billing"};
+  return kinds;
+}
+
 std::string asProcessRole(const std::string& url, const std::string& process) {
-  static const std::regex kProcess(
-      "(api|sender|receipt|inbound[-_]keyword|webhook[-_]dispatcher|rent[-_]billing)(-[0-9]+)?");
-  std::smatch match;
-  if (!std::regex_match(process, match, kProcess)) return url;
-  std::string kind = match[1];
+  std::string kind = process.substr(0, process.find_last_not_of("0123456789-") + 1);
   std::replace(kind.begin(), kind.end(), '-', '_');
+  const auto& kinds = processKinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) return url;
   return url + " user=smsgw_" + kind;  // libpq takes a keyword's last value
 }
 

@@ -3,6 +3,7 @@
 // dropped afterwards. Keeps a test's rows away from the running stack's relays and workers.
 
 #include <string>
+#include <vector>
 
 namespace smsgw::testing {
 
@@ -20,6 +21,10 @@ class ScratchDatabase {
 };
 
 std::string adminUrl();
+
+// The process kinds, each signing in to PostgreSQL as smsgw_<kind> (db/grants.sql; the stack's
+// cluster has these roles, ops/lib/stack.sh, and so does every LocalCluster).
+const std::vector<std::string>& processKinds();
 
 // `url` signed in as the role of the process kind that `process` names (api, sender-0,
 // inbound-keyword-2, inbound_keyword ...: smsgw_api, smsgw_sender, smsgw_inbound_keyword), as
