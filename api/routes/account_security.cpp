@@ -4,10 +4,11 @@
 #include "services/accounts/account_security.h"
 
 #include "api/http/request_text.h"
-#include "api/routes/json_rows.h"
+#include "api/routes/account_path.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/dashboard_session.h"
+#include "domain/errors.h"
 #include "services/accounts/trusted_browsers.h"
 
 namespace smsgw::api {

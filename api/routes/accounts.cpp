@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "api/http/request_text.h"
-#include "api/routes/json_rows.h"
+#include "api/routes/account_path.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"

@@ -2,7 +2,7 @@
 // is checked (services/accounts/owner_phone.h).
 #include "services/accounts/owner_phone.h"
 
-#include "api/routes/json_rows.h"
+#include "api/routes/account_path.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"

@@ -1,7 +1,7 @@
 // POST /v1/accounts/{id}/top-ups (services/accounts/top_ups.h).
 #include "services/accounts/top_ups.h"
 
-#include "api/routes/json_rows.h"
+#include "api/routes/account_path.h"
 #include "api/routes/routes.h"
 #include "api/routes/validate.h"
 #include "domain/errors.h"

@@ -30,7 +30,7 @@ INCLUDE = re.compile(r'^\s*#include\s+"([^"/]+)/([^"]+)"', re.M)
 # The HTTP edge parses, authenticates, calls a service and maps the answer: it runs no SQL
 # (who a key is comes from services/accounts/key_callers).
 NO_SQL = ("api",)
-RUNS_SQL = re.compile(r'#include\s+<soci/soci\.h>|db::Session|\bsql\s*<<|\*sql\s*<<')
+RUNS_SQL = re.compile(r'#include\s+<soci/|db::Session|\bsql\s*<<|\*sql\s*<<')
 # A worker consumes, calls a service and acknowledges: the statements and the transaction they
 # run in are the service's (a message's status is written by services/messaging alone). It may
 # lease a connection to hand to a service that works inside the caller's connection.
@@ -41,8 +41,9 @@ WRITES_SQL = re.compile(r'#include\s+<soci/|\bsoci::|\bsql\s*<<|\*sql\s*<<')
 # tests/integration/message_lifecycle_test.cpp.
 MESSAGE_WRITER = os.path.join("services", "messaging") + os.sep
 WRITES_MESSAGE = re.compile(
-    r'INSERT\s+INTO\s+messages\b|UPDATE\s+messages\s+(?:\w+\s+)?SET\b[^;]{0,300}?\bstatus\s*=',
-    re.S)
+    r'INSERT\s+INTO\s+messages\b|UPDATE\s+(?:ONLY\s+)?messages\s+(?:(?:AS\s+)?\w+\s+)?SET\b'
+    r'[^;]{0,300}?\bstatus\s*=',
+    re.S | re.I)
 
 
 def allowed_for(relative):
