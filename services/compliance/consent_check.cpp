@@ -2,6 +2,8 @@
 
 #include <soci/soci.h>
 
+#include <nlohmann/json.hpp>
+
 namespace smsgw::compliance {
 
 ErrorCode ConsentDecision::refusal() const {
@@ -25,16 +27,22 @@ ConsentDecision decideConsentFrom(const ConsentStanding& standing, bool latest_e
   return decision;
 }
 
+void expireLapsedConsents(soci::session& sql, const std::string& account_id,
+                          const std::string& mode, const std::vector<std::string>& phone_numbers,
+                          TimePoint now) {
+  if (phone_numbers.empty()) return;
+  std::string numbers = nlohmann::json(phone_numbers).dump(), at = formatIso(now);
+  sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m AND "
+         "phone_number IN (SELECT jsonb_array_elements_text(:numbers::jsonb)) AND status = "
+         "'ACTIVE' AND implied_consent_lapsed(consent_type, expires_at, :now::timestamptz)",
+      soci::use(account_id, "a"), soci::use(mode, "m"), soci::use(numbers, "numbers"),
+      soci::use(at, "now");
+}
+
 ConsentDecision decideConsent(soci::session& sql, const std::string& account_id,
                               const std::string& mode, const std::string& phone_number,
                               const ConsentStanding& standing, TimePoint now) {
-  std::string now_text = formatIso(now);
-  if (standing.lapsed) {
-    sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m "
-           "AND phone_number = :p AND status = 'ACTIVE' "
-           "AND implied_consent_lapsed(consent_type, expires_at, :now::timestamptz)",
-        soci::use(account_id), soci::use(mode), soci::use(phone_number), soci::use(now_text);
-  }
+  if (standing.lapsed) expireLapsedConsents(sql, account_id, mode, {phone_number}, now);
   if (standing.opted_out || standing.consent_type) return decideConsentFrom(standing, false);
   std::string latest_status;
   sql << "SELECT status FROM consents WHERE account_id = :a AND mode = :m AND phone_number = :p "

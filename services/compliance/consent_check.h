@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "domain/clock.h"
 #include "domain/errors.h"
@@ -36,6 +37,13 @@ struct ConsentStanding {
 // expired (a lapsed implied consent counts): a refusal is CONSENT_EXPIRED then, else
 // NO_CONSENT. Pure: a broadcast decides every member from one read with it.
 ConsentDecision decideConsentFrom(const ConsentStanding& standing, bool latest_expired);
+
+// Marks EXPIRED the ACTIVE implied consents of these subscribers that have lapsed by `now`
+// (the SQL function implied_consent_lapsed says when): the one write of consent expiry, for one
+// send's check and a broadcast's members alike.
+void expireLapsedConsents(soci::session& sql, const std::string& account_id,
+                          const std::string& mode, const std::vector<std::string>& phone_numbers,
+                          TimePoint now);
 
 // Decides from a standing already read: marks a lapsed implied consent EXPIRED and, on a
 // refusal, reads whether the latest consent expired (CONSENT_EXPIRED) or never was (NO_CONSENT).

@@ -13,6 +13,7 @@
 #include "domain/errors.h"
 #include "domain/ids.h"
 #include "domain/sms_segments.h"
+#include "services/compliance/consent_check.h"
 #include "services/contacts/groups.h"
 #include "services/messaging/charges.h"
 #include "services/messaging/lifecycle.h"
@@ -103,15 +104,11 @@ struct Plan {
 // Marks the implied consents the checks found lapsed EXPIRED, as a single send's check does.
 void expireLapsedConsents(soci::session& sql, const Caller& caller, const Plan& plan,
                           TimePoint now) {
-  nlohmann::json lapsed = nlohmann::json::array();
+  std::vector<std::string> lapsed;
   for (size_t i = 0; i < plan.members.size(); ++i)
     if (plan.decisions[i].consent_lapsed) lapsed.push_back(plan.members[i].to);
-  if (lapsed.empty()) return;
-  std::string mode(toString(caller.mode)), numbers = lapsed.dump(), at = formatIso(now);
-  sql << "UPDATE consents SET status = 'EXPIRED' WHERE account_id = :a AND mode = :m AND "
-         "phone_number IN (SELECT jsonb_array_elements_text(:numbers::jsonb)) AND status = "
-         "'ACTIVE' AND implied_consent_lapsed(consent_type, expires_at, :now::timestamptz)",
-      soci::use(caller.account_id), soci::use(mode), soci::use(numbers), soci::use(at);
+  compliance::expireLapsedConsents(sql, caller.account_id, std::string(toString(caller.mode)),
+                                   lapsed, now);
 }
 
 // The read-and-check transaction. Returns the stored answer of a repeat, or the plan.
