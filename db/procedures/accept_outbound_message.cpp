@@ -52,34 +52,36 @@ const Procedure kAcceptOutboundMessage{"accept_outbound_message",
                                        allVerdicts};
 
 OutboundAccepted acceptOutboundMessage(soci::session& sql, const OutboundAcceptance& send) {
-  // Prepared: one call per accepted send. The arguments in the declaration's order.
+  // Prepared: one call per accepted send.
   static const PreparedStatement accept(
       "accept_outbound_message", kAcceptOutboundMessage.preparedText("refusal, send_at, rendered"));
   Cell request_id = nullIfEmpty(send.request_id);
-  std::vector<Row> rows = accept.run(sql, {send.message_id,
-                                           send.account_id,
-                                           send.mode,
-                                           send.from,
-                                           send.to,
-                                           send.body,
-                                           std::to_string(send.parts),
-                                           std::to_string(send.cost_cents),
-                                           std::to_string(send.part_price_cents),
-                                           send.body_sha256,
-                                           send.consent_type,
-                                           std::string(send.queue_again ? "true" : "false"),
-                                           std::to_string(send.attempt),
-                                           send.charge_reference,
-                                           send.charge_description,
-                                           std::to_string(send.toll_free_parts_per_minute),
-                                           std::to_string(send.local_parts_per_minute),
-                                           send.event_id,
-                                           send.event_record,
-                                           send.events_topic,
-                                           send.outbound_topic,
-                                           send.outbound_record,
-                                           formatIso(send.now),
-                                           request_id});
+  std::vector<Row> rows = accept.run(
+      sql, kAcceptOutboundMessage.inOrder(
+               {{"p_id", send.message_id},
+                {"p_account", send.account_id},
+                {"p_mode", send.mode},
+                {"p_from", send.from},
+                {"p_to", send.to},
+                {"p_body", send.body},
+                {"p_parts", std::to_string(send.parts)},
+                {"p_cost_cents", std::to_string(send.cost_cents)},
+                {"p_part_price_cents", std::to_string(send.part_price_cents)},
+                {"p_body_sha256", send.body_sha256},
+                {"p_consent_type", send.consent_type},
+                {"p_queue_again", std::string(send.queue_again ? "true" : "false")},
+                {"p_attempt", std::to_string(send.attempt)},
+                {"p_charge_reference", send.charge_reference},
+                {"p_charge_description", send.charge_description},
+                {"p_toll_free_per_minute", std::to_string(send.toll_free_parts_per_minute)},
+                {"p_local_per_minute", std::to_string(send.local_parts_per_minute)},
+                {"p_event_id", send.event_id},
+                {"p_event_record", send.event_record},
+                {"p_events_topic", send.events_topic},
+                {"p_outbound_topic", send.outbound_topic},
+                {"p_outbound_record", send.outbound_record},
+                {"p_now", formatIso(send.now)},
+                {"p_request_id", request_id}}));
   if (rows.size() != 1) throw std::logic_error("accept_outbound_message answered no row");
   Row& row = rows.front();
   OutboundAccepted accepted;

@@ -36,16 +36,23 @@ const Procedure kApplyCarrierReceipt{
     allVerdicts};
 
 ReceiptApplied applyCarrierReceipt(soci::session& sql, const ReceiptApplication& receipt) {
-  // Prepared: one call per receipt. The arguments in the declaration's order.
+  // Prepared: one call per receipt.
   static const PreparedStatement apply(
       "apply_carrier_receipt",
       kApplyCarrierReceipt.preparedText(
           "outcome, message_id, account_id, to_number, live::int, send_attempt, cost_cents"));
   Cell error_code = receipt.error_code, request_id = nullIfEmpty(receipt.request_id);
-  std::vector<Row> rows =
-      apply.run(sql, {receipt.carrier_message_id, receipt.next_status, error_code, receipt.receipt,
-                      receipt.event_id, receipt.event_type, receipt.event_record,
-                      receipt.events_topic, formatIso(receipt.now), request_id});
+  std::vector<Row> rows = apply.run(
+      sql, kApplyCarrierReceipt.inOrder({{"p_carrier_message_id", receipt.carrier_message_id},
+                                         {"p_next_status", receipt.next_status},
+                                         {"p_error_code", error_code},
+                                         {"p_receipt", receipt.receipt},
+                                         {"p_event_id", receipt.event_id},
+                                         {"p_event_type", receipt.event_type},
+                                         {"p_event_record", receipt.event_record},
+                                         {"p_events_topic", receipt.events_topic},
+                                         {"p_now", formatIso(receipt.now)},
+                                         {"p_request_id", request_id}}));
   if (rows.empty()) throw std::runtime_error("apply_carrier_receipt answered no row");
   ReceiptApplied applied;
   const Row& row = rows.front();

@@ -23,7 +23,9 @@ std::optional<ClaimedHandoff> claimHandoff(soci::session& sql, const HandoffClai
       "claim_handoff",
       kClaimHandoff.preparedText("account_id, from_number, to_number, body, is_verification::int, "
                                  "cost_cents, send_attempt, part_price_cents"));
-  std::vector<Row> rows = claim.run(sql, {request.message_id, formatIso(request.now)});
+  std::vector<Row> rows = claim.run(
+      sql,
+      kClaimHandoff.inOrder({{"p_id", request.message_id}, {"p_now", formatIso(request.now)}}));
   if (rows.empty()) return std::nullopt;
   Row& row = rows.front();
   ClaimedHandoff claimed;

@@ -1,5 +1,7 @@
 #include "db/procedures/procedure.h"
 
+#include <algorithm>
+
 #include "db/ledger.h"
 #include "db/procedures/accept_broadcast_batch.h"
 #include "db/procedures/accept_outbound_message.h"
@@ -48,11 +50,42 @@ std::string Procedure::preparedText(std::string_view columns) const {
       [](const ProcedureArgument&, size_t number) { return "$" + std::to_string(number); }, false);
 }
 
+std::vector<Cell> Procedure::inOrder(
+    std::initializer_list<std::pair<std::string_view, Cell>> named) const {
+  auto wrong = [&](std::string_view what, std::string_view argument) {
+    return std::logic_error(std::string(name) + ": argument " + std::string(argument) + " " +
+                            std::string(what));
+  };
+  for (const auto& given : named) {
+    bool declared = std::any_of(arguments.begin(), arguments.end(),
+                                [&](const ProcedureArgument& a) { return a.name == given.first; });
+    if (!declared) throw wrong("is not declared", given.first);
+  }
+  std::vector<Cell> cells;
+  cells.reserve(arguments.size());
+  for (const ProcedureArgument& argument : arguments) {
+    auto same = [&](const auto& pair) { return pair.first == argument.name; };
+    auto found = std::find_if(named.begin(), named.end(), same);
+    if (found == named.end()) throw wrong("is missing", argument.name);
+    if (std::count_if(named.begin(), named.end(), same) > 1)
+      throw wrong("given twice", argument.name);
+    cells.push_back(found->second);
+  }
+  return cells;
+}
+
 const std::vector<const Procedure*>& typedProcedures() {
-  static const std::vector<const Procedure*> all = {
-      &kPostLedgerEntry,      &kAcceptOutboundMessage,   &kApplyCarrierReceipt,
-      &kAcceptBroadcastBatch, &kRecordCarrierAcceptance, &kClaimHandoff,
-      &kHandoffState,         &kTakeRequestSlot};
+  static const std::vector<const Procedure*> all = {&kPostLedgerEntry,
+                                                    &kAcceptOutboundMessage,
+                                                    &kApplyCarrierReceipt,
+                                                    &kAcceptBroadcastBatch,
+                                                    &kRecordCarrierAcceptance,
+                                                    &kClaimHandoff,
+                                                    &kHandoffState,
+                                                    &kTakeRequestSlot,
+                                                    &kCountCarrierFailure,
+                                                    &kEndOAuthGrant,
+                                                    &kRaiseEvent};
   return all;
 }
 

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "db/prepared_statement.h"
+
 namespace smsgw::db {
 
 struct ProcedureArgument {
@@ -45,8 +47,12 @@ struct Procedure {
   // "SELECT <columns> FROM name(p_a => :p_a::type, …)": bind each argument by its name.
   std::string callText(std::string_view columns) const;
   // "SELECT <columns> FROM name(p_a => $1::type, …)", the arguments numbered in their order:
-  // the text of a db::PreparedStatement, whose parameters are given in that order.
+  // the text of a db::PreparedStatement, whose parameters inOrder gives.
   std::string preparedText(std::string_view columns) const;
+  // The values of a prepared call, given by argument name, in the declaration's order. Throws
+  // std::logic_error when a name is not an argument, is given twice, or an argument is missing:
+  // a value cannot reach another parameter by its place in a list.
+  std::vector<Cell> inOrder(std::initializer_list<std::pair<std::string_view, Cell>> named) const;
 };
 
 // The wrappers' functions, for the drift test.

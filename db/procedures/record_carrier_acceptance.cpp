@@ -22,16 +22,24 @@ const Procedure kRecordCarrierAcceptance{"record_carrier_acceptance",
 
 std::optional<AcceptanceRecorded> recordCarrierAcceptance(soci::session& sql,
                                                           const CarrierAcceptance& acceptance) {
-  // Prepared: one call per message the carrier accepted. The arguments in the declaration's order.
+  // Prepared: one call per message the carrier accepted.
   static const PreparedStatement record(
       "record_carrier_acceptance",
       kRecordCarrierAcceptance.preparedText("cost_cents, receipt_held::int"));
   Cell request_id = nullIfEmpty(acceptance.request_id);
-  std::vector<Row> rows = record.run(
-      sql, {acceptance.message_id, acceptance.carrier_message_id, std::to_string(acceptance.parts),
-            std::to_string(acceptance.adjustment_cents), acceptance.charge_reference,
-            acceptance.adjustment_description, acceptance.event_id, acceptance.event_record,
-            acceptance.events_topic, formatIso(acceptance.now), request_id});
+  std::vector<Row> rows =
+      record.run(sql, kRecordCarrierAcceptance.inOrder(
+                          {{"p_id", acceptance.message_id},
+                           {"p_carrier_message_id", acceptance.carrier_message_id},
+                           {"p_parts", std::to_string(acceptance.parts)},
+                           {"p_adjustment_cents", std::to_string(acceptance.adjustment_cents)},
+                           {"p_charge_reference", acceptance.charge_reference},
+                           {"p_adjustment_description", acceptance.adjustment_description},
+                           {"p_event_id", acceptance.event_id},
+                           {"p_event_record", acceptance.event_record},
+                           {"p_events_topic", acceptance.events_topic},
+                           {"p_now", formatIso(acceptance.now)},
+                           {"p_request_id", request_id}}));
   if (rows.empty()) return std::nullopt;
   AcceptanceRecorded recorded;
   recorded.cost_cents = integerOf(rows.front()[0]);
