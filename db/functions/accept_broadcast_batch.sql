@@ -2,16 +2,19 @@
 -- here, so concurrent retries with one Idempotency-Key take turns): every member of p_members
 -- ([{id, to, consent, charge_reference, charge_description, event_id, event, outbound}],
 -- checked and priced by the API) that the broadcast has not messaged yet gets what
--- accept_outbound_message writes for one send: for LIVE, its charge (one ledger row each, one balance update for the batch) and its
--- pacing slot (one after another on the sending number); the QUEUED message; the hourly
--- counter; message.queued; the sms.outbound record; and its broadcast_recipients row.
+-- accept_outbound_message writes for one send: for LIVE, its charge (one ledger row each, one
+-- balance update for the batch) and its pacing slot (one after another on the sending number);
+-- the message in p_status; the hourly counter; p_event_type; the sms.outbound record; and its
+-- broadcast_recipients row. The status and the event are handed over from the lifecycle's
+-- table (Accept), as accept_outbound_message's are.
 -- Returns a refusal instead, writing nothing, when the balance cannot cover the batch
 -- (INSUFFICIENT_BALANCE) or the account holds no ACTIVE number p_from (PHONE_NUMBER_NOT_OWNED).
 -- Otherwise one row per member of the batch: the message the broadcast gave it (this batch's or
 -- an earlier attempt's), with its status and error code.
 CREATE OR REPLACE FUNCTION accept_broadcast_batch(
   p_broadcast text, p_account text, p_mode text, p_from text, p_body text, p_parts int,
-  p_part_price_cents int, p_body_sha256 text, p_toll_free_per_minute numeric,
+  p_part_price_cents int, p_body_sha256 text, p_status text, p_event_type text,
+  p_toll_free_per_minute numeric,
   p_local_per_minute numeric, p_events_topic text,
   p_outbound_topic text, p_members jsonb, p_now timestamptz,
   p_request_id text DEFAULT NULLIF(current_setting('smsgw.request_id', true), ''))
@@ -70,7 +73,7 @@ BEGIN
   INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status,
                         segment_count, mode, cost_cents, part_price_cents, send_at,
                         body_sha256, casl_consent_type)
-  SELECT b.m ->> 'id', p_account, 'OUTBOUND', p_from, b.m ->> 'to', p_body, 'QUEUED', p_parts,
+  SELECT b.m ->> 'id', p_account, 'OUTBOUND', p_from, b.m ->> 'to', p_body, p_status, p_parts,
          p_mode, cost, p_part_price_cents, first_slot + step * (b.n - 1), p_body_sha256,
          b.m ->> 'consent'
   FROM jsonb_array_elements(fresh) WITH ORDINALITY AS b(m, n) ORDER BY b.n;
@@ -79,11 +82,11 @@ BEGIN
     VALUES (p_account, p_mode, date_trunc('hour', p_now), fresh_count)
     ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + fresh_count;
   END IF;
-  -- message.queued (raise_event's two rows, for the batch), then the sms.outbound records:
+  -- p_event_type (raise_event's two rows, for the batch), then the sms.outbound records:
   -- each key's records stay in the members' order.
   WITH raised AS (
     INSERT INTO events (id, account_id, type, livemode, data)
-    SELECT (b.m ->> 'event_id')::uuid, p_account, 'message.queued', live, b.m -> 'event' -> 'data'
+    SELECT (b.m ->> 'event_id')::uuid, p_account, p_event_type, live, b.m -> 'event' -> 'data'
     FROM jsonb_array_elements(fresh) WITH ORDINALITY AS b(m, n) ORDER BY b.n
     RETURNING events.id, events.created_at)
   INSERT INTO outbox (topic, record_key, payload, request_id)

@@ -1,7 +1,8 @@
 -- Everything an accepted send writes, in one round trip (the API checked and priced it before):
 -- for LIVE, the charge (p_cost_cents, under p_charge_reference) and the pacing slot; the
 -- message, new or (p_queue_again) a new attempt of one that failed before the carrier; the
--- hourly send counter; the message.queued event; the sms.outbound record.
+-- hourly send counter; the message.queued event; the sms.outbound record. The message takes
+-- p_status and raises p_event_type, handed over from the lifecycle's table (Accept, Requeue).
 -- Returns a refusal instead when the balance is short (INSUFFICIENT_BALANCE), the account holds
 -- no ACTIVE number p_from (PHONE_NUMBER_NOT_OWNED) or another request queued the message again
 -- first (ALREADY_QUEUED): the caller then rolls the transaction back, rows written before the
@@ -15,7 +16,8 @@
 CREATE OR REPLACE FUNCTION accept_outbound_message(
   p_id text, p_account text, p_mode text, p_from text, p_to text, p_body text, p_parts int,
   p_cost_cents bigint, p_part_price_cents int, p_body_sha256 text, p_consent_type text,
-  p_queue_again boolean, p_attempt int, p_charge_reference text, p_charge_description text,
+  p_queue_again boolean, p_attempt int, p_status text, p_event_type text,
+  p_charge_reference text, p_charge_description text,
   p_toll_free_per_minute numeric, p_local_per_minute numeric,
   p_event_id uuid, p_event_record jsonb, p_events_topic text, p_outbound_topic text,
   p_outbound_record text, p_now timestamptz,
@@ -38,9 +40,9 @@ BEGIN
   IF NOT p_queue_again THEN
     message := insert_outbound_message(p_id, p_account, p_from, p_to, p_body, p_parts, p_mode,
                                        p_cost_cents, p_part_price_cents, slot::timestamptz,
-                                       p_body_sha256, p_consent_type);
+                                       p_body_sha256, p_consent_type, p_status);
   ELSE
-    UPDATE messages m SET status = 'QUEUED', error_code = NULL, error_message = NULL,
+    UPDATE messages m SET status = p_status, error_code = NULL, error_message = NULL,
       handoff_started_at = NULL, carrier_message_id = NULL, send_attempt = p_attempt,
       segment_count = p_parts, cost_cents = p_cost_cents, part_price_cents = p_part_price_cents,
       send_at = slot::timestamptz, updated_at = p_now
@@ -50,7 +52,7 @@ BEGIN
       RETURN;
     END IF;
   END IF;
-  PERFORM raise_event(p_event_id, p_account, 'message.queued', live, p_event_record,
+  PERFORM raise_event(p_event_id, p_account, p_event_type, live, p_event_record,
                       p_events_topic, p_request_id);
   INSERT INTO outbox (topic, record_key, payload, request_id)
   VALUES (p_outbound_topic, p_from, p_outbound_record, p_request_id);

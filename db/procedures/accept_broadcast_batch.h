@@ -21,6 +21,7 @@ struct BroadcastBatch {
   int parts = 0;
   int part_price_cents = 0;
   std::string body_sha256;
+  std::string status, event_type;  // the members' status and event (the lifecycle's Accept)
   int toll_free_parts_per_minute = 0, local_parts_per_minute = 0;  // the pacing
   std::string events_topic, outbound_topic;
   // [{id, to, consent, charge_reference, charge_description, event_id, event, outbound}]

@@ -24,6 +24,7 @@ struct OutboundAcceptance {
   std::optional<std::string> consent_type;  // unset when the check was skipped
   bool queue_again = false;                 // a new attempt of a message failed before the carrier
   int attempt = 1;
+  std::string status, event_type;  // from the lifecycle's table (Accept, Requeue)
   std::string charge_reference, charge_description;
   int toll_free_parts_per_minute = 0, local_parts_per_minute = 0;  // the pacing
   std::string event_id, event_record;  // message.queued, prepared (topics/event_writer.h)

@@ -8,6 +8,8 @@ namespace smsgw::db {
 
 const Procedure kRecordCarrierAcceptance{"record_carrier_acceptance",
                                          {{"p_id", "text"},
+                                          {"p_status", "text"},
+                                          {"p_event_type", "text"},
                                           {"p_carrier_message_id", "text"},
                                           {"p_parts", "integer"},
                                           {"p_adjustment_cents", "bigint"},
@@ -30,6 +32,8 @@ std::optional<AcceptanceRecorded> recordCarrierAcceptance(soci::session& sql,
   std::vector<Row> rows =
       record.run(sql, kRecordCarrierAcceptance.inOrder(
                           {{"p_id", acceptance.message_id},
+                           {"p_status", acceptance.status},
+                           {"p_event_type", acceptance.event_type},
                            {"p_carrier_message_id", acceptance.carrier_message_id},
                            {"p_parts", std::to_string(acceptance.parts)},
                            {"p_adjustment_cents", std::to_string(acceptance.adjustment_cents)},

@@ -15,6 +15,7 @@ namespace smsgw::db {
 
 struct CarrierAcceptance {
   std::string message_id;
+  std::string status, event_type;  // from the lifecycle's table (CarrierAccepted)
   std::string carrier_message_id;
   int parts = 0;                   // as the carrier counted them
   long long adjustment_cents = 0;  // charged minus what the parts cost: positive gives back

@@ -18,7 +18,8 @@ SELECT a.* FROM (SELECT 'msg_pgb' || md5(random()::text) AS id, gen_random_uuid(
   accept_outbound_message(
     x.id, 'acc_bench' || :i, 'LIVE', '+1613' || (4000000 + :i * 10 + :n),
     '+1514' || (2200000 + :i * 10000 + :r), 'Bench: your order is ready', 1, 2, 2,
-    md5(random()::text), 'EXPRESS', false, 1, 'pgb_' || x.id, 'SMS (1 parts)', 180, :pacing,
+    md5(random()::text), 'EXPRESS', false, 1, 'QUEUED', 'message.queued', 'pgb_' || x.id,
+    'SMS (1 parts)', 180, :pacing,
     x.event_id,
     jsonb_build_object('v', 1, 'id', x.event_id, 'type', 'message.queued', 'created', '',
                        'account_id', 'acc_bench' || :i, 'livemode', true,

@@ -43,12 +43,14 @@ void accepted(soci::session& sql, const OutgoingMessage& message, const CarrierS
   const ChargedMessage& charge = message.charge;
   int parts = result.parts;
   long long settled = decision.settled_cents, adjustment = decision.adjustment_cents;
-  auto event =
-      topics::prepareEvent({charge.account_id, std::string(transitionOf(decision.move).event), true,
-                            sentEvent({charge.id, message.from, message.to},
-                                      result.carrier_message_id, parts, settled)});
+  const Transition& move = transitionOf(decision.move);
+  auto event = topics::prepareEvent({charge.account_id, std::string(move.event), true,
+                                     sentEvent({charge.id, message.from, message.to},
+                                               result.carrier_message_id, parts, settled)});
   auto recorded = db::recordCarrierAcceptance(
       sql, {.message_id = charge.id,
+            .status = std::string(toString(move.to)),
+            .event_type = std::string(move.event),
             .carrier_message_id = result.carrier_message_id,
             .parts = parts,
             .adjustment_cents = adjustment,

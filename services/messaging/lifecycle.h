@@ -4,10 +4,10 @@
 // payload of every message.* event. Every status change is written by a file of this folder
 // (services/README.md says which makes which move; tests/layers fails on a message written
 // anywhere else), taking its target status and its event from here. A customer's send is
-// made QUEUED by the SQL function accept_outbound_message (services/sending), and the SQL
-// functions that make a move in one round trip (record_carrier_acceptance,
-// apply_carrier_receipt) are handed the event built here; an integration test holds their
-// guards, and the interrupted hand-off's, to this table
+// made QUEUED by the SQL functions accept_outbound_message and accept_broadcast_batch
+// (services/sending); they and the others that make a move in one round trip
+// (record_carrier_acceptance, apply_carrier_receipt) are handed the status and the event from
+// here; an integration test holds every move's guard to this table
 // (tests/integration/message_lifecycle_test.cpp).
 // Pure; thread-safe.
 

@@ -11,6 +11,7 @@
 #include "db/procedures/raise_event.h"
 #include "db/procedures/record_carrier_acceptance.h"
 #include "services/messaging/charges.h"
+#include "services/messaging/lifecycle.h"
 #include "topics/catalogue.h"
 #include "topics/records.h"
 
@@ -79,8 +80,11 @@ bool settleFromSentEvent(db::Database& db, const std::string& sent_event_record,
   if (!sql->got_data()) return false;
   int parts = event.data.at("segment_count");
   long long cost = event.data.at("cost_cents");
+  const Transition& move = transitionOf(Move::CarrierAccepted);
   auto recorded = db::recordCarrierAcceptance(
       *sql, {.message_id = id,
+             .status = std::string(toString(move.to)),
+             .event_type = std::string(move.event),
              .carrier_message_id = event.data.at("carrier_message_id"),
              .parts = parts,
              .adjustment_cents = charged - cost,

@@ -81,10 +81,12 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
                                      const SendRequest& send, const SendPolicy& policy, Accepted& m,
                                      bool queue_again, TimePoint now) {
   std::string mode(toString(caller.mode));
-  // Accept or Requeue: both raise message.queued with the same payload.
-  auto event = topics::prepareEvent(
-      {caller.account_id, std::string(messaging::transitionOf(messaging::Move::Accept).event),
-       caller.live(), messaging::queuedEvent({m.id, send.from.str(), send.to.str()})});
+  // Accept or Requeue: both make the message QUEUED and raise message.queued, same payload.
+  const messaging::Transition& move =
+      messaging::transitionOf(queue_again ? messaging::Move::Requeue : messaging::Move::Accept);
+  auto event =
+      topics::prepareEvent({caller.account_id, std::string(move.event), caller.live(),
+                            messaging::queuedEvent({m.id, send.from.str(), send.to.str()})});
   db::OutboundAcceptance acceptance{
       .message_id = m.id,
       .account_id = caller.account_id,
@@ -100,6 +102,8 @@ std::optional<nlohmann::json> accept(soci::session& sql, const Caller& caller,
           m.consent_type.empty() ? std::nullopt : std::optional<std::string>(m.consent_type),
       .queue_again = queue_again,
       .attempt = m.attempt,
+      .status = std::string(messaging::toString(move.to)),
+      .event_type = std::string(move.event),
       .charge_reference = messaging::chargeReference(m.id, m.attempt),
       .charge_description = "SMS to " + send.to.str() + " (" + std::to_string(m.parts) + " parts)",
       .toll_free_parts_per_minute = policy.toll_free_parts_per_minute,

@@ -225,6 +225,7 @@ BatchOutcome acceptBatch(const SendServices& services, const Caller& caller,
                          const BroadcastRequest& request, const Plan& plan, size_t begin,
                          size_t end, TimePoint now) {
   std::string members = batchMembers(caller, request, plan, begin, end);
+  const messaging::Transition& move = messaging::transitionOf(messaging::Move::Accept);
   db::Session sql(services.db);
   soci::transaction tx(*sql);
   db::BatchAccepted accepted = db::acceptBroadcastBatch(
@@ -236,6 +237,8 @@ BatchOutcome acceptBatch(const SendServices& services, const Caller& caller,
              .parts = plan.parts,
              .part_price_cents = plan.part_price_cents,
              .body_sha256 = crypto::sha256Hex(request.body),
+             .status = std::string(messaging::toString(move.to)),
+             .event_type = std::string(move.event),
              .toll_free_parts_per_minute = services.policy.toll_free_parts_per_minute,
              .local_parts_per_minute = services.policy.local_parts_per_minute,
              .events_topic = std::string(topics::kEvents.name),

@@ -49,7 +49,8 @@ class SendLocksTest : public ::testing::Test {
     int part_price = static_cast<int>(cost);
     soci::indicator refusal_null = soci::i_ok;
     *sql << "SELECT refusal FROM accept_outbound_message(:id, :account, 'LIVE', :from, "
-            "'+15145550100', 'Hi', 1, :cost, :price, 'sha', 'EXPRESS', false, 1, :ref, 'SMS', "
+            "'+15145550100', 'Hi', 1, :cost, :price, 'sha', 'EXPRESS', false, 1, 'QUEUED', "
+            "'message.queued', :ref, 'SMS', "
             "180, 10, gen_random_uuid(), jsonb_build_object('v', 1, 'data', '{}'::jsonb), "
             "'events', 'sms.outbound', '{}', now(), 'req-locks')",
         soci::use(id, "id"), soci::use(account_, "account"), soci::use(from, "from"),

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Fails when a source file includes a folder its layer may not use (README "What is here"),
 when a file of the HTTP edge runs SQL itself, when a worker writes SQL or opens a
-transaction, or when a file outside services/messaging makes a message or changes its status.
+transaction, when a file outside services/messaging makes a message or changes its status, or
+when a SQL function (db/functions) writes a message status of its own instead of the one it is
+handed from the lifecycle's table.
 
 Each top-level folder may include only the folders listed for it; the HTTP edge's pure part
 (smsgw_http_edge) only domain/ and itself. Run by CTest (label unit).
@@ -45,6 +47,26 @@ WRITES_MESSAGE = re.compile(
     r'[^;]{0,300}?\bstatus\s*=',
     re.S | re.I)
 
+# A SQL function that makes a message or moves it is handed the status (lifecycle.h): in the
+# SET list of an UPDATE of messages, or anywhere in an INSERT into it, no status is a literal.
+# Guards (WHERE status = 'QUEUED') are held to the table by message_lifecycle_test.
+STATUS_LITERAL = re.compile(r"'(?:QUEUED|SENDING|SENT|DELIVERED|FAILED|UNDELIVERED|RECEIVED)'")
+MESSAGE_SET_LIST = re.compile(
+    r'UPDATE\s+(?:ONLY\s+)?messages\s+(?:(?:AS\s+)?\w+\s+)?SET\b(.*?)(?:\bWHERE\b|;)', re.S | re.I)
+MESSAGE_INSERT = re.compile(r'INSERT\s+INTO\s+messages\b(.*?);', re.S | re.I)
+
+
+def sql_status_literals(text):
+    """The statements of a SQL function's text that write a literal message status."""
+    found = []
+    for match in MESSAGE_SET_LIST.finditer(text):
+        if re.search(r"\bstatus\s*=\s*'", match.group(1), re.I):
+            found.append("UPDATE messages ... SET status = '...'")
+    for match in MESSAGE_INSERT.finditer(text):
+        if STATUS_LITERAL.search(match.group(1)):
+            found.append("INSERT INTO messages ... with a literal status")
+    return found
+
 
 def allowed_for(relative):
     parts = relative.split(os.sep)
@@ -82,6 +104,15 @@ def main():
                     elif top in folders:
                         continue
                     broken.append("%s includes %s" % (relative, included))
+    functions = os.path.join(ROOT, "db", "functions")
+    for name in sorted(os.listdir(functions)):
+        if not name.endswith(".sql"):
+            continue
+        with open(os.path.join(functions, name), encoding="utf-8") as source:
+            text = source.read()
+        checked += 1
+        for what in sql_status_literals(text):
+            broken.append("db/functions/%s: %s; hand it the lifecycle's status" % (name, what))
     for line in broken:
         print(line)
     print("%d files checked, %d rules broken" % (checked, len(broken)))
