@@ -21,9 +21,10 @@ ApiResponse phoneVerification(App& app, ApiRequest& req) {
                                         app.config.platform_sender};
   accounts::OwnerPhoneServices services{app.db, app.carrier, settings};
   if (!code)
-    return ApiResponse::json(202, accounts::sendOwnerCode(services, req.who().account_id, phone));
-  return ApiResponse::json(
-      200, accounts::confirmOwnerCode(services, req.who().account_id, phone, *code));
+    return ApiResponse::json(
+        202, accounts::sendOwnerCode(services, req.who().account_id, phone, app.clock.now()));
+  return ApiResponse::json(200, accounts::confirmOwnerCode(services, req.who().account_id, phone,
+                                                           *code, app.clock.now()));
 }
 
 }  // namespace

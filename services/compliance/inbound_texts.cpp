@@ -42,12 +42,12 @@ std::optional<Holder> holderOf(soci::session& sql, const std::string& number) {
 }
 
 // account.inbound_sms_capped, at most once per 24 hours (the guarded update decides).
-void announceCapOnce(soci::session& sql, const Holder& holder, int received) {
-  std::string id;
-  sql << "UPDATE accounts SET inbound_sms_capped_notified_at = now() WHERE id = :a AND "
-         "(inbound_sms_capped_notified_at IS NULL "
-         " OR inbound_sms_capped_notified_at <= now() - interval '24 hours') RETURNING id",
-      soci::use(holder.account_id), soci::into(id);
+void announceCapOnce(soci::session& sql, const Holder& holder, int received, TimePoint now) {
+  std::string id, at = formatIso(now);
+  sql << "UPDATE accounts SET inbound_sms_capped_notified_at = :now::timestamptz WHERE id = :a "
+         "AND (inbound_sms_capped_notified_at IS NULL OR inbound_sms_capped_notified_at <= "
+         ":now::timestamptz - interval '24 hours') RETURNING id",
+      soci::use(at, "now"), soci::use(holder.account_id, "a"), soci::into(id);
   if (!sql.got_data()) return;
   topics::raiseEvent(
       sql, {holder.account_id,
@@ -110,7 +110,7 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
   soci::transaction tx(*sql);
   auto holder = holderOf(*sql, sms.to);
   if (!holder) return InboundOutcome::NoHolder;
-  int received = messaging::inboundReceivedInWindow(*sql, holder->account_id);
+  int received = messaging::inboundReceivedInWindow(*sql, holder->account_id, now);
   int parts = receivedParts(sms.text);  // ours to count: the carrier's figure is not charged
   if (parts != sms.parts) {
     spdlog::info("inbound {}: the carrier counted {} parts, the text is {}", sms.carrier_message_id,
@@ -126,7 +126,7 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
   auto id = messaging::storeInbound(*sql, text);
   if (!id) return InboundOutcome::Replayed;
   if (text.capped) {
-    announceCapOnce(*sql, *holder, received);
+    announceCapOnce(*sql, *holder, received, now);
   } else {
     long long cost = messaging::chargeInbound(*sql, holder->account_id, *id, text.parts);
     KeywordOutcome outcome = actOnKeyword(*sql, *holder, sms, *id, reply, now);
@@ -139,7 +139,8 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
            true,
            {{"phone_number", sms.from}, {"from_number", sms.to}, {"keyword", reply.whole_reply}}});
     }
-    if (outcome.reviews_opt_out_rate) messaging::reviewOptOutRate(*sql, holder->account_id, policy);
+    if (outcome.reviews_opt_out_rate)
+      messaging::reviewOptOutRate(*sql, holder->account_id, policy, now);
     if (outcome.auto_reply_keyword) {
       queueAutoReply(*sql, {holder->account_id, "LIVE", sms.to, sms.from,
                             autoReplyText(reply, holder->brand), outcome.auto_reply_keyword});

@@ -89,7 +89,7 @@ void failed(soci::session& sql, const OutgoingMessage& message, const HandoffDec
                                               decision.failure, text)});
   if (decision.counts_against_destination) {
     recordCarrierFailure(sql, message.to, result.error_code, now);
-    reviewDeliveryHealth(sql, message.charge.account_id, policy);
+    reviewDeliveryHealth(sql, message.charge.account_id, policy, now);
   }
 }
 

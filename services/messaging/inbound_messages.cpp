@@ -28,11 +28,13 @@ std::optional<std::string> storeInbound(soci::session& sql, const InboundText& t
   return id;
 }
 
-int inboundReceivedInWindow(soci::session& sql, const std::string& account_id) {
+int inboundReceivedInWindow(soci::session& sql, const std::string& account_id, TimePoint now) {
   int received = 0;
+  std::string at = formatIso(now);
   sql << "SELECT count(*) FROM messages WHERE account_id = :a AND direction = 'INBOUND' "
-         "AND mode = 'LIVE' AND NOT inbound_capped AND created_at > now() - interval '24 hours'",
-      soci::use(account_id), soci::into(received);
+         "AND mode = 'LIVE' AND NOT inbound_capped AND created_at > :now::timestamptz - "
+         "interval '24 hours'",
+      soci::use(account_id, "a"), soci::use(at, "now"), soci::into(received);
   return received;
 }
 

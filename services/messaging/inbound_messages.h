@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "domain/clock.h"
+
 namespace smsgw::messaging {
 
 struct InboundText {
@@ -22,8 +24,8 @@ struct InboundText {
 // The new message's id; nullopt when a text with this carrier id is already stored.
 std::optional<std::string> storeInbound(soci::session& sql, const InboundText& text);
 
-// LIVE inbound texts the account received in the last 24 hours, capped ones left out.
-int inboundReceivedInWindow(soci::session& sql, const std::string& account_id);
+// LIVE inbound texts the account received in the 24 hours before `now`, capped ones left out.
+int inboundReceivedInWindow(soci::session& sql, const std::string& account_id, TimePoint now);
 
 // The inbound charge, on the ledger and the message; an account that cannot pay still receives
 // the text, uncharged (0).

@@ -28,12 +28,13 @@ const std::string& settledAtCarrier() {
 
 // Starts a pause unless one is in force; returns whether it started.
 bool pauseSending(soci::session& sql, const std::string& account_id, const std::string& reason,
-                  const SendPolicy& policy) {
-  std::string until;
-  sql << "UPDATE accounts SET sms_paused_until = now() + make_interval(hours => :h), "
+                  const SendPolicy& policy, TimePoint now) {
+  std::string until, at = formatIso(now);
+  sql << "UPDATE accounts SET sms_paused_until = :now::timestamptz + make_interval(hours => :h), "
          "sms_pause_reason = :r WHERE id = :a AND (sms_paused_until IS NULL OR sms_paused_until "
-         "<= now()) RETURNING iso_ts(sms_paused_until)",
-      soci::use(policy.pause_hours), soci::use(reason), soci::use(account_id), soci::into(until);
+         "<= :now::timestamptz) RETURNING iso_ts(sms_paused_until)",
+      soci::use(at, "now"), soci::use(policy.pause_hours, "h"), soci::use(reason, "r"),
+      soci::use(account_id, "a"), soci::into(until);
   if (!sql.got_data()) return false;
   spdlog::warn("account {}: LIVE SMS sending paused until {} ({})", account_id, until, reason);
   topics::raiseEvent(sql, {account_id,
@@ -46,7 +47,7 @@ bool pauseSending(soci::session& sql, const std::string& account_id, const std::
 }  // namespace
 
 void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
-                          const SendPolicy& policy) {
+                          const SendPolicy& policy, TimePoint now) {
   int sample = 0, failed = 0;
   sql << std::string(
              "SELECT count(*), count(*) FILTER (WHERE s.status <> 'DELIVERED') FROM "
@@ -59,11 +60,12 @@ void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
   int pct = static_cast<int>(std::lround(100.0 * failed / sample));
   if (failed * 100 > policy.delivery_warning_pct * sample) {
     // At most once per pause period.
-    std::string warned;
-    sql << "UPDATE accounts SET delivery_warning_at = now() WHERE id = :a AND "
-           "(delivery_warning_at IS NULL OR delivery_warning_at < now() - make_interval(hours => "
-           ":h)) RETURNING id",
-        soci::use(account_id), soci::use(policy.pause_hours), soci::into(warned);
+    std::string warned, at = formatIso(now);
+    sql << "UPDATE accounts SET delivery_warning_at = :now::timestamptz WHERE id = :a AND "
+           "(delivery_warning_at IS NULL OR delivery_warning_at < :now::timestamptz - "
+           "make_interval(hours => :h)) RETURNING id",
+        soci::use(at, "now"), soci::use(account_id, "a"), soci::use(policy.pause_hours, "h"),
+        soci::into(warned);
     if (sql.got_data()) {
       topics::raiseEvent(sql,
                          {account_id,
@@ -73,42 +75,47 @@ void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
     }
   }
   if (failed * 100 > policy.failure_pause_pct * sample) {
-    pauseSending(sql, account_id, "FAILURE_RATE", policy);
+    pauseSending(sql, account_id, "FAILURE_RATE", policy, now);
   }
 }
 
-void reviewOptOutRate(soci::session& sql, const std::string& account_id, const SendPolicy& policy) {
+void reviewOptOutRate(soci::session& sql, const std::string& account_id, const SendPolicy& policy,
+                      TimePoint now) {
   int recipients = 0, opt_outs = 0;
+  std::string at = formatIso(now);
   sql << "SELECT (SELECT count(DISTINCT to_number) FROM messages WHERE account_id = :a AND mode = "
-         "'LIVE' AND direction = 'OUTBOUND' AND auto_reply_keyword IS NULL AND created_at > now() "
-         "- interval '24 hours'), (SELECT count(*) FROM opt_outs WHERE account_id = :a2 AND mode "
-         "= 'LIVE' AND opted_out_at > now() - interval '24 hours')",
-      soci::use(account_id), soci::use(account_id), soci::into(recipients), soci::into(opt_outs);
+         "'LIVE' AND direction = 'OUTBOUND' AND auto_reply_keyword IS NULL AND created_at > "
+         ":now::timestamptz - interval '24 hours'), (SELECT count(*) FROM opt_outs WHERE "
+         "account_id = :a AND mode = 'LIVE' AND opted_out_at > :now::timestamptz - interval "
+         "'24 hours')",
+      soci::use(account_id, "a"), soci::use(at, "now"), soci::into(recipients),
+      soci::into(opt_outs);
   if (recipients < policy.opt_out_pause_min_sends) return;
   if (opt_outs * 100 > policy.opt_out_pause_pct * recipients) {
-    pauseSending(sql, account_id, "OPT_OUT_RATE", policy);
+    pauseSending(sql, account_id, "OPT_OUT_RATE", policy, now);
   }
 }
 
-int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy) {
+int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy, TimePoint now) {
   // Real spend: SMS charges net of refunds and adjustments. A typical day is the average day
   // of the 28 before the last 24 hours.
+  std::string at = formatIso(now);
   soci::rowset<soci::row> rows =
       (sql.prepare
            << "WITH spend AS (SELECT l.account_id, "
-              "-sum(l.amount_cents) FILTER (WHERE l.created_at > now() - interval '1 hour') "
-              "AS last_hour, -sum(l.amount_cents) FILTER (WHERE l.created_at <= now() - "
-              "interval '24 hours') / 28 AS typical_day FROM ledger_entries l WHERE "
-              "l.kind IN ('sms_outbound', 'sms_refund', 'sms_adjustment') AND "
-              "l.created_at > now() - interval '29 days' AND l.account_id IN (SELECT "
+              "-sum(l.amount_cents) FILTER (WHERE l.created_at > :now::timestamptz - interval "
+              "'1 hour') AS last_hour, -sum(l.amount_cents) FILTER (WHERE l.created_at <= "
+              ":now::timestamptz - interval '24 hours') / 28 AS typical_day FROM ledger_entries "
+              "l WHERE l.kind IN ('sms_outbound', 'sms_refund', 'sms_adjustment') AND "
+              "l.created_at > :now::timestamptz - interval '29 days' AND l.account_id IN (SELECT "
               "DISTINCT account_id FROM ledger_entries WHERE kind = 'sms_outbound' AND "
-              "created_at > now() - interval '1 hour') GROUP BY l.account_id) "
+              "created_at > :now::timestamptz - interval '1 hour') GROUP BY l.account_id) "
               "SELECT s.account_id, s.last_hour::bigint, "
               "coalesce(greatest(s.typical_day, 0), 0)::bigint FROM spend s JOIN "
               "accounts a ON a.id = s.account_id WHERE (a.spend_warning_at IS NULL OR "
-              "a.spend_warning_at < now() - interval '24 hours') AND s.last_hour > "
+              "a.spend_warning_at < :now::timestamptz - interval '24 hours') AND s.last_hour > "
               "greatest(:floor, coalesce(s.typical_day, 0) / 2)",
-       soci::use(policy.spend_warning_floor_cents));
+       soci::use(at, "now"), soci::use(policy.spend_warning_floor_cents, "floor"));
   struct Warning {
     std::string account;
     long long spent, typical;
@@ -120,9 +127,10 @@ int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy) {
   int raised = 0;
   for (const auto& w : warnings) {
     std::string claimed;
-    sql << "UPDATE accounts SET spend_warning_at = now() WHERE id = :a AND (spend_warning_at IS "
-           "NULL OR spend_warning_at < now() - interval '24 hours') RETURNING id",
-        soci::use(w.account), soci::into(claimed);
+    sql << "UPDATE accounts SET spend_warning_at = :now::timestamptz WHERE id = :a AND "
+           "(spend_warning_at IS NULL OR spend_warning_at < :now::timestamptz - interval "
+           "'24 hours') RETURNING id",
+        soci::use(at, "now"), soci::use(w.account, "a"), soci::into(claimed);
     if (!sql.got_data()) continue;  // another pass got there first
     long long threshold = std::max<long long>(policy.spend_warning_floor_cents, w.typical / 2);
     topics::raiseEvent(sql, {w.account,
@@ -136,20 +144,23 @@ int raiseSpendWarnings(soci::session& sql, const SendPolicy& policy) {
   return raised;
 }
 
-std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::string& account_id) {
+std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::string& account_id,
+                                               TimePoint now) {
   SendingPause pause;
   soci::indicator reason_ind = soci::i_null;
+  std::string at = formatIso(now);
   sql << "SELECT iso_ts(sms_paused_until), sms_pause_reason FROM accounts WHERE id = :a AND "
-         "sms_paused_until > now()",
-      soci::use(account_id), soci::into(pause.paused_until), soci::into(pause.reason, reason_ind);
+         "sms_paused_until > :now::timestamptz",
+      soci::use(account_id, "a"), soci::use(at, "now"), soci::into(pause.paused_until),
+      soci::into(pause.reason, reason_ind);
   if (!sql.got_data()) return std::nullopt;
   return pause;
 }
 
-int raiseSpendWarnings(db::Database& db, const SendPolicy& policy) {
+int raiseSpendWarnings(db::Database& db, const SendPolicy& policy, TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
-  int warned = raiseSpendWarnings(*sql, policy);
+  int warned = raiseSpendWarnings(*sql, policy, now);
   tx.commit();
   return warned;
 }

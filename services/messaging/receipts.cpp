@@ -61,7 +61,7 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
   if (follow_up.refund) refundCharge(sql, message, "carrier could not send");
   if (follow_up.counts_against_destination) {
     recordCarrierFailure(sql, to, error_code, now);
-    reviewDeliveryHealth(sql, message.account_id, policy);
+    reviewDeliveryHealth(sql, message.account_id, policy, now);
   }
   return ReceiptOutcome::Applied;
 }

@@ -16,21 +16,23 @@ namespace smsgw::messaging {
 namespace {
 
 void refuse(soci::session& sql, const MessageParties& message, const SimulatedHandoff& simulated,
-            const std::string& account) {
+            const std::string& account, const std::string& at) {
   const std::string& text = simulated.error_message;
   const auto& move = transitionOf(simulated.move);
   std::string status(toString(move.to));
   std::string code(errorInfo(simulated.failure).name);
   sql << "UPDATE messages SET status = :s, error_code = :c, error_message = :m, cost_cents = 0, "
-         "handoff_started_at = now(), updated_at = now() WHERE id = :id",
-      soci::use(status), soci::use(code), soci::use(text), soci::use(message.id);
+         "handoff_started_at = :now::timestamptz, updated_at = :now::timestamptz WHERE id = :id",
+      soci::use(status, "s"), soci::use(code, "c"), soci::use(text, "m"), soci::use(at, "now"),
+      soci::use(message.id, "id");
   topics::raiseEvent(sql, {account, std::string(move.event), false,
                            handoffFailedEvent(message, simulated.failure, text)});
 }
 
 }  // namespace
 
-bool simulateTestSend(db::Database& db, const std::string& message_id) {
+bool simulateTestSend(db::Database& db, const std::string& message_id, TimePoint now) {
+  std::string at = formatIso(now);
   db::Session sql(db);
   soci::transaction tx(*sql);
   std::string account, from, to;
@@ -48,7 +50,7 @@ bool simulateTestSend(db::Database& db, const std::string& message_id) {
   }
   SimulatedHandoff simulated = simulateHandoff(message_id, to);
   if (simulated.move == Move::CarrierRefused) {
-    refuse(*sql, {message_id, from, to}, simulated, account);
+    refuse(*sql, {message_id, from, to}, simulated, account, at);
     tx.commit();
     return true;
   }
@@ -56,9 +58,11 @@ bool simulateTestSend(db::Database& db, const std::string& message_id) {
   const std::string& carrier_id = receipt.carrier_message_id;
   const auto& move = transitionOf(simulated.move);
   std::string status(toString(move.to));
-  *sql << "UPDATE messages SET status = :s, handoff_started_at = now(), sent_at = now(), "
-          "updated_at = now(), carrier_message_id = :cid WHERE id = :id",
-      soci::use(status), soci::use(carrier_id), soci::use(message_id);
+  *sql << "UPDATE messages SET status = :s, handoff_started_at = :now::timestamptz, "
+          "sent_at = :now::timestamptz, updated_at = :now::timestamptz, carrier_message_id = :cid "
+          "WHERE id = :id",
+      soci::use(status, "s"), soci::use(at, "now"), soci::use(carrier_id, "cid"),
+      soci::use(message_id, "id");
   topics::raiseEvent(*sql, {account, std::string(move.event), false,
                             sentEvent({message_id, from, to}, carrier_id, parts, cost)});
   db::enqueueOutbox(*sql, std::string(topics::kCarrierReceipts.name), carrier_id,

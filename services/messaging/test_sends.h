@@ -7,11 +7,12 @@
 #include <string>
 
 #include "db/database.h"
+#include "domain/clock.h"
 
 namespace smsgw::messaging {
 
 // In one transaction. False when the message was no longer QUEUED (a replayed record): nothing
 // changed.
-bool simulateTestSend(db::Database& db, const std::string& message_id);
+bool simulateTestSend(db::Database& db, const std::string& message_id, TimePoint now);
 
 }  // namespace smsgw::messaging

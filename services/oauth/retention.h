@@ -11,7 +11,7 @@
 namespace smsgw::oauth {
 
 // Returns how many rows went. Safe to run from any number of processes.
-int pruneSpent(soci::session& sql);
+int pruneSpent(soci::session& sql, TimePoint now);
 
 // Grants whose refresh token expired unused end as a revocation ends them
 // (db/functions/end_oauth_grant.sql): the endpoints their tokens registered are deleted. Returns

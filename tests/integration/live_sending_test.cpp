@@ -87,7 +87,7 @@ class LiveSendingTest : public NumbersTest {
   void reviewHealth(const SendPolicy& policy = {}) {
     db::Session sql(database_);
     soci::transaction tx(*sql);
-    messaging::reviewDeliveryHealth(*sql, account_, policy);
+    messaging::reviewDeliveryHealth(*sql, account_, policy, std::chrono::system_clock::now());
     tx.commit();
   }
 
@@ -707,10 +707,14 @@ TEST_F(LiveSendingTest, ManyFailuresWarnThenPauseOncePerPeriod) {
   EXPECT_EQ(paused["channel"], "sms");
   EXPECT_EQ(paused["reason"], "FAILURE_RATE");
   db::Session sql(database_);
-  auto pause = messaging::activeSendingPause(*sql, account_);
+  auto now = std::chrono::system_clock::now();
+  auto pause = messaging::activeSendingPause(*sql, account_, now);
   ASSERT_TRUE(pause.has_value());
   EXPECT_EQ(pause->reason, "FAILURE_RATE");
   EXPECT_EQ(pause->paused_until, paused["paused_until"]);
+  EXPECT_FALSE(messaging::activeSendingPause(
+      *sql, account_, now + std::chrono::hours(SendPolicy{}.pause_hours) + std::chrono::minutes(1)))
+      << "a pause ends after its period";
 }
 
 TEST_F(LiveSendingTest, FewerThanAFullSampleIsNotJudged) {
@@ -732,9 +736,12 @@ TEST_F(LiveSendingTest, ManyOptOutsPauseSending) {
         "', '" + number_ + "')");
   }
   db::Session sql(database_);
-  messaging::reviewOptOutRate(*sql, account_, policy);
+  auto now = std::chrono::system_clock::now();
+  messaging::reviewOptOutRate(*sql, account_, policy, now + std::chrono::hours(25));
+  EXPECT_EQ(events("account.sending_paused"), 0) << "a day later, none of them is in the window";
+  messaging::reviewOptOutRate(*sql, account_, policy, now);
   EXPECT_EQ(events("account.sending_paused"), 1) << "2 opt-outs of 20 recipients: 10 % > 5 %";
-  EXPECT_EQ(messaging::activeSendingPause(*sql, account_)->reason, "OPT_OUT_RATE");
+  EXPECT_EQ(messaging::activeSendingPause(*sql, account_, now)->reason, "OPT_OUT_RATE");
 }
 
 TEST_F(LiveSendingTest, SpendOverTheThresholdWarnsOncePerDay) {
@@ -743,8 +750,11 @@ TEST_F(LiveSendingTest, SpendOverTheThresholdWarnsOncePerDay) {
     db::postLedgerEntry(*sql, {account_, -200, "sms_outbound", newId("msg"), "SMS"});
   }
   db::Session sql(database_);
-  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}), 1) << "600 cents in the hour > 500";
-  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}), 0);
+  auto now = std::chrono::system_clock::now();
+  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}, now + std::chrono::hours(2)), 0)
+      << "two hours later the spend is not the last hour's";
+  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}, now), 1) << "600 cents in the hour > 500";
+  EXPECT_EQ(messaging::raiseSpendWarnings(*sql, {}, now), 0);
   auto warning = nlohmann::json::parse(
       text("SELECT data::text FROM events WHERE type = 'account.spend_warning'"));
   EXPECT_EQ(warning, nlohmann::json({{"spent_last_hour_cents", 600},
@@ -758,12 +768,15 @@ TEST_F(LiveSendingTest, BodiesArePurgedAfterTheRetentionPeriod) {
   scratch_.exec("UPDATE messages SET created_at = now() - interval '91 days' WHERE id = '" +
                 old_id + "'");
   db::Session sql(database_);
-  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000), 1);
+  auto now = std::chrono::system_clock::now();
+  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000, now), 1);
   EXPECT_EQ(
       text("SELECT (body IS NULL AND body_purged)::text FROM messages WHERE id = '" + old_id + "'"),
       "true");
   EXPECT_EQ(text("SELECT body FROM messages WHERE id = '" + recent + "'"), "Hello");
-  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000), 0);
+  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000, now), 0);
+  EXPECT_EQ(messaging::purgeExpiredBodies(*sql, {}, 1000, now + std::chrono::days(91)), 1)
+      << "91 days on, the recent one's body goes too";
 }
 
 TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpublishedNever) {
@@ -780,9 +793,10 @@ TEST_F(LiveSendingTest, PublishedOutboxRowsAreDeletedAfterTheirRetentionAndUnpub
       "INSERT INTO outbox (topic, record_key, payload, created_at) VALUES "
       "('events', 'stuck', '{}', now() - interval '3 days')");
   db::Session sql(database_);
-  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 2) << "at most a batch";
-  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 1);
-  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2), 0);
+  auto now = std::chrono::system_clock::now();
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2, now), 2) << "at most a batch";
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2, now), 1);
+  EXPECT_EQ(messaging::purgePublishedOutbox(*sql, {}, 2, now), 0);
   EXPECT_EQ(text("SELECT string_agg(record_key, ',' ORDER BY id) FROM outbox"), "recent,stuck");
 }
 

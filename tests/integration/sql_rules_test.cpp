@@ -172,8 +172,9 @@ TEST_F(SqlRulesTest, OAuthRetentionKeepsWhatCanStillMatter) {
       account_ + "', 'TEST', '{}', 'x', 'x', now() - interval '1 hour')");
   {
     db::Session sql(database_);
-    EXPECT_EQ(oauth::pruneSpent(*sql), 3);  // c_old, h_ended, dcr_old
-    EXPECT_EQ(oauth::pruneSpent(*sql), 0);
+    auto now = std::chrono::system_clock::now();
+    EXPECT_EQ(oauth::pruneSpent(*sql, now), 3);  // c_old, h_ended, dcr_old
+    EXPECT_EQ(oauth::pruneSpent(*sql, now), 0);
   }
   EXPECT_TRUE(ask("SELECT count(*) = 1 FROM oauth_codes WHERE code_hash = 'c_recent'"));
   EXPECT_TRUE(ask("SELECT array_agg(token_hash) = '{h_live}' FROM oauth_spent_refresh_tokens"));

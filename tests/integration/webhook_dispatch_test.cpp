@@ -433,7 +433,7 @@ TEST_F(WebhookDispatchTest, DeadLettersAndAttemptsGoAtTheRetentionCutoff) {
       "interval '91 days' WHERE event_id IN " +
       ids);
   db::Session sql(database_);
-  messaging::purgeExpiredBodies(*sql, {}, 1000);
+  messaging::purgeExpiredBodies(*sql, {}, 1000, std::chrono::system_clock::now());
   EXPECT_EQ(one("SELECT count(*) FROM webhook_dead_letters"), 1);
   EXPECT_EQ(one("SELECT count(*) FROM webhook_deliveries"), 1);
 }

@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
                "how often spend warnings and the retention purge run");
   settings.parse(argc, argv);
   auto protect = [&policy](workers::WorkerContext& context) {
-    if (messaging::raiseSpendWarnings(context.db, policy) > 0) context.relay.notify();
-    auto purged = messaging::purgeExpired(context.db, policy);
+    if (messaging::raiseSpendWarnings(context.db, policy, context.clock.now()) > 0)
+      context.relay.notify();
+    auto purged = messaging::purgeExpired(context.db, policy, context.clock.now());
     if (purged.bodies) spdlog::info("retention: purged {} message bodies", purged.bodies);
     if (purged.outbox_rows)
       spdlog::info("retention: deleted {} published outbox rows", purged.outbox_rows);

@@ -52,7 +52,7 @@ topics::ConsumerHandlers senderHandlers(const std::shared_ptr<SenderHandler>& ha
 topics::Outcome SenderHandler::operator()(const topics::Record& record) {
   auto sms = topics::OutboundSms::parse(record.payload);
   if (sms.mode == "TEST") {
-    bool simulated = messaging::simulateTestSend(context_.db, sms.message_id);
+    bool simulated = messaging::simulateTestSend(context_.db, sms.message_id, context_.clock.now());
     if (simulated) context_.relay.notify();
     return simulated ? topics::Outcome::done() : topics::Outcome::unchanged();
   }
