@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "domain/account_status.h"
 #include "domain/api_key.h"
 #include "domain/permissions.h"
 
@@ -15,7 +16,7 @@ struct Caller {
   std::string key_id;
   KeyMode mode = KeyMode::Test;
   Permissions permissions;
-  std::string account_status;
+  AccountStatus account_status = AccountStatus::Active;
   bool fenced = false;  // default-deny or allow/deny lists (KEY_FENCED rules)
   // default-deny or an ALLOW list: a recipient must be on the ALLOW list (ALLOW_LIST_BLOCKED)
   bool allow_list_required = false;

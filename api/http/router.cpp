@@ -125,13 +125,13 @@ RouteOptions needs(const char* permission) {
 }
 
 void checkCallerMayUse(const Caller& caller, const RouteOptions& options) {
-  if ((caller.account_status == "SUSPENDED" || caller.account_status == "CLOSED") &&
-      !options.handles_suspended_accounts) {
-    throw ApiError(ErrorCode::FORBIDDEN,
-                   {{"reason", caller.account_status == "SUSPENDED" ? "account_suspended"
-                                                                    : "account_closed"}});
+  if (isHeld(caller.account_status) && !options.handles_suspended_accounts) {
+    throw ApiError(
+        ErrorCode::FORBIDDEN,
+        {{"reason", caller.account_status == AccountStatus::Suspended ? "account_suspended"
+                                                                      : "account_closed"}});
   }
-  if (caller.live() && caller.account_status == "PENDING_PAYMENT" &&
+  if (caller.live() && caller.account_status == AccountStatus::PendingPayment &&
       !options.allowed_before_payment) {
     throw ApiError(ErrorCode::PAYMENT_REQUIRED);
   }

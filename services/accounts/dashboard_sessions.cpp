@@ -75,7 +75,7 @@ OpenedSession signIn(db::Database& db, const SignIn& attempt, std::chrono::secon
   if (check.outcome == PasswordCheck::Outcome::Locked) throw passwordLocked(check);
   if (check.outcome != PasswordCheck::Outcome::Matches)
     throw ApiError(ErrorCode::UNAUTHORIZED, {{"reason", "invalid_credentials"}});
-  if (check.account_status == "CLOSED")
+  if (check.account_status == AccountStatus::Closed)
     throw ApiError(ErrorCode::FORBIDDEN, {{"reason", "account_closed"}});
 
   TimePoint expires_at = now + lifetime;

@@ -30,7 +30,7 @@ KeyRow parseKeyRow(const std::string& json_text) {
   key.caller.mode = *keyModeFromString(row.at("mode").get<std::string>());
   key.caller.permissions =
       Permissions::fromJson(nlohmann::json::parse(row.at("permissions").get<std::string>()));
-  key.caller.account_status = row.at("account_status");
+  key.caller.account_status = accountStatusFromString(row.at("account_status").get<std::string>());
   key.caller.fenced = row.at("fenced") != 0;
   key.caller.allow_list_required = row.at("allow_list_required") != 0;
   key.caller.allow_list_id = optionalText(row, "allow_list_id");

@@ -124,7 +124,7 @@ PasswordCheck checkOwnerPassword(db::Database& db, const PasswordAttempt& attemp
     check.outcome = PasswordCheck::Outcome::Wrong;  // the stand-in's password, typed
   if (check.outcome == PasswordCheck::Outcome::Matches) {
     check.account_id = account_id;
-    check.account_status = status;
+    check.account_status = accountStatusFromString(status);
     check.browser = browser;
   }
   tx.commit();

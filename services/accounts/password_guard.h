@@ -29,6 +29,7 @@
 #include <string>
 
 #include "db/database.h"
+#include "domain/account_status.h"
 #include "domain/caller.h"
 #include "domain/clock.h"
 #include "domain/errors.h"
@@ -40,10 +41,10 @@ enum class LockScope { Email, Browser, Session, Keys };
 struct PasswordCheck {
   enum class Outcome { Matches, Wrong, Locked };
   Outcome outcome = Outcome::Wrong;
-  std::string account_id;               // Matches
-  std::string account_status;           // Matches
-  std::optional<std::string> browser;   // Matches from a proven browser: its id
-  LockScope scope = LockScope::Email;   // whose count this try answered to
+  std::string account_id;                                // Matches
+  AccountStatus account_status = AccountStatus::Active;  // Matches
+  std::optional<std::string> browser;                    // Matches from a proven browser: its id
+  LockScope scope = LockScope::Email;                    // whose count this try answered to
   int failures = 0;                     // Locked: wrong passwords in a row under that count
   std::chrono::seconds retry_after{0};  // Locked: when the password may be tried again
 };

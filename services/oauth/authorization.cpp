@@ -78,9 +78,10 @@ Approved approve(db::Database& db, const AuthorizationRequest& request, const Ap
     return {std::nullopt, owner.retry_after};
   if (owner.outcome != accounts::PasswordCheck::Outcome::Matches) return {};
   const std::string& account_id = owner.account_id;
-  const std::string& status = owner.account_status;
-  if (status == "SUSPENDED" || status == "CLOSED")
-    throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED, {{"reason", "account_" + status}});
+  if (isHeld(owner.account_status)) {
+    throw ApiError(ErrorCode::OAUTH_ACCESS_DENIED,
+                   {{"reason", "account_" + std::string(toString(owner.account_status))}});
+  }
 
   db::Session sql(db);
   std::string code = "moc_" + crypto::hex(crypto::randomBytes(32));

@@ -53,9 +53,9 @@ nlohmann::json replayDeadLetter(const ReplayServices& services, const Caller& ca
   {
     db::Session sql(services.db);
     requireManagedDeadLetter(*sql, caller, id);
-    std::string status = accountStatus(*sql, caller.account_id);
-    if (!deliversFor(status))
-      throw ApiError(ErrorCode::ACCOUNT_SUSPENDED, {{"account_status", status}});
+    AccountStatus status = accountStatus(*sql, caller.account_id);
+    if (isHeld(status))
+      throw ApiError(ErrorCode::ACCOUNT_SUSPENDED, {{"account_status", toString(status)}});
     owed = holdForReplay(*sql, id, services.clock.now());
   }
   // No connection is held while the endpoint answers (up to the delivery timeout).

@@ -206,14 +206,10 @@ Settlement settleFailure(soci::session& sql, const OwedDelivery& owed,
 
 }  // namespace
 
-std::string accountStatus(soci::session& sql, const std::string& account_id) {
+AccountStatus accountStatus(soci::session& sql, const std::string& account_id) {
   std::string status;
   sql << "SELECT status FROM accounts WHERE id = :a", soci::use(account_id), soci::into(status);
-  return status;
-}
-
-bool deliversFor(const std::string& account_status) {
-  return account_status != "SUSPENDED" && account_status != "CLOSED";
+  return accountStatusFromString(status);
 }
 
 std::optional<WebhookEndpoint> signingEndpoint(soci::session& sql, const std::string& webhook_id,
@@ -290,8 +286,9 @@ std::vector<EventOwed> endpointsOwedEach(soci::session& sql,
   std::vector<EventOwed> result;
   result.reserve(events.size());
   for (const auto& row : nlohmann::json::parse(owed)) {
-    EventOwed each{endpointsOf(row.at("endpoints")), ""};
-    if (row.at("status").is_string()) each.account_status = row.at("status");
+    EventOwed each{endpointsOf(row.at("endpoints"))};
+    if (row.at("status").is_string())
+      each.account_status = accountStatusFromString(row.at("status").get<std::string>());
     result.push_back(std::move(each));
   }
   if (result.size() != events.size())
@@ -423,8 +420,8 @@ std::vector<OwedDelivery> claimDueRetries(soci::session& sql, TimePoint now, Tim
     }
     item.endpoint = endpoint->endpoint;
     item.event = *event;
-    std::string status = accountStatus(sql, item.account_id);
-    if (!deliversFor(status)) {
+    AccountStatus status = accountStatus(sql, item.account_id);
+    if (isHeld(status)) {
       dropRetry(sql, item);
       recordDeadLetter(sql, item, dead_letter_reason::accountNotServed(status), now);
     } else if (!endpoint->active) {

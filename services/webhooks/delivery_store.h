@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adapters/webhook_delivery.h"
+#include "domain/account_status.h"
 #include "domain/clock.h"
 #include "services/webhooks/failure_plan.h"
 #include "topics/records.h"
@@ -28,9 +29,9 @@ struct OwedDelivery {
   bool from_retries = false;  // claimed from webhook_retries (else a first attempt off Kafka)
 };
 
-// The account's status; delivery happens only for accounts neither SUSPENDED nor CLOSED.
-std::string accountStatus(soci::session& sql, const std::string& account_id);
-bool deliversFor(const std::string& account_status);
+// The account's status; delivery happens only for accounts not held (isHeld: neither SUSPENDED
+// nor CLOSED).
+AccountStatus accountStatus(soci::session& sql, const std::string& account_id);
 
 // Active endpoints subscribed to the event that are still owed it: no success, no pending
 // retry and no dead letter for it yet (a replayed Kafka record delivers nothing twice).
@@ -41,7 +42,7 @@ std::vector<WebhookEndpoint> endpointsOwed(soci::session& sql, const topics::Eve
 // account's status.
 struct EventOwed {
   std::vector<WebhookEndpoint> endpoints;
-  std::string account_status;
+  AccountStatus account_status = AccountStatus::Active;  // read when there are endpoints
 };
 // endpointsOwed and accountStatus for several events (a poll's) in one round trip, in their
 // order.

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "domain/account_status.h"
 #include "domain/clock.h"
 #include "domain/webhook_retry_policy.h"
 
@@ -44,8 +45,8 @@ inline constexpr const char* kQueueFull = "queue_full";
 inline constexpr const char* kEndpointDisabled = "ENDPOINT_DISABLED";  // switched off by the user
 inline constexpr const char* kSsrfBlocked = "SSRF_BLOCKED";
 // Everything for a SUSPENDED or CLOSED account: ACCOUNT_SUSPENDED, ACCOUNT_CLOSED.
-inline std::string accountNotServed(const std::string& status) {
-  return "ACCOUNT_" + status;
+inline std::string accountNotServed(AccountStatus status) {
+  return "ACCOUNT_" + std::string(toString(status));
 }
 }  // namespace dead_letter_reason
 

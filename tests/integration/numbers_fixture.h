@@ -54,7 +54,7 @@ class NumbersTest : public ::testing::Test {
     caller.key_id = "key_test";
     caller.mode = KeyMode::Live;
     caller.permissions = Permissions::everything();
-    caller.account_status = "ACTIVE";
+    caller.account_status = AccountStatus::Active;
     return caller;
   }
   // The code of the ApiError `action` throws; a failure of the test when it throws none.

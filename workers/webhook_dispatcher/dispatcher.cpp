@@ -98,7 +98,7 @@ std::vector<topics::Outcome> Dispatcher::onEvents(const std::vector<topics::Reco
 
 topics::Outcome Dispatcher::queueAttempts(db::Session& sql, const topics::EventRecord& event,
                                           std::vector<WebhookEndpoint> endpoints,
-                                          const std::string& status, TimePoint now) {
+                                          AccountStatus status, TimePoint now) {
   EventToDeliver delivery{event.id, event.type, event.envelope().dump()};
   auto settlement = std::make_shared<EventSettlement>(endpoints.size());
   bool queued = false;
@@ -107,7 +107,7 @@ topics::Outcome Dispatcher::queueAttempts(db::Session& sql, const topics::EventR
     owed.endpoint = std::move(endpoint);
     owed.account_id = event.account_id;
     owed.event = delivery;
-    if (!webhooks::deliversFor(status)) {
+    if (isHeld(status)) {
       webhooks::recordDeadLetter(*sql, owed, webhooks::dead_letter_reason::accountNotServed(status),
                                  now);
       settlement->finishOne();

@@ -63,7 +63,7 @@ class Dispatcher {
   // Queues the event's first attempts on the pool (or dead-letters them, for an account not
   // served or an endpoint whose queue is full); the outcome settles once every one is settled.
   topics::Outcome queueAttempts(db::Session& sql, const topics::EventRecord& event,
-                                std::vector<WebhookEndpoint> endpoints, const std::string& status,
+                                std::vector<WebhookEndpoint> endpoints, AccountStatus status,
                                 TimePoint now);
 
   db::Database& db_;
