@@ -1,6 +1,7 @@
 #include "db/procedures/procedure.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "db/ledger.h"
 #include "db/procedures/accept_broadcast_batch.h"
@@ -56,20 +57,21 @@ std::vector<Cell> Procedure::inOrder(
     return std::logic_error(std::string(name) + ": argument " + std::string(argument) + " " +
                             std::string(what));
   };
-  for (const auto& given : named) {
-    bool declared = std::any_of(arguments.begin(), arguments.end(),
-                                [&](const ProcedureArgument& a) { return a.name == given.first; });
-    if (!declared) throw wrong("is not declared", given.first);
+  // One pass over the values: each goes to its argument's place, which must still be empty.
+  std::vector<Cell> cells(arguments.size());
+  std::vector<bool> given(arguments.size(), false);
+  for (const auto& value : named) {
+    auto argument = std::find_if(arguments.begin(), arguments.end(),
+                                 [&](const ProcedureArgument& a) { return a.name == value.first; });
+    if (argument == arguments.end()) throw wrong("is not declared", value.first);
+    auto at = static_cast<size_t>(std::distance(arguments.begin(), argument));
+    if (given[at]) throw wrong("given twice", value.first);
+    given[at] = true;
+    cells[at] = value.second;
   }
-  std::vector<Cell> cells;
-  cells.reserve(arguments.size());
+  size_t place = 0;
   for (const ProcedureArgument& argument : arguments) {
-    auto same = [&](const auto& pair) { return pair.first == argument.name; };
-    auto found = std::find_if(named.begin(), named.end(), same);
-    if (found == named.end()) throw wrong("is missing", argument.name);
-    if (std::count_if(named.begin(), named.end(), same) > 1)
-      throw wrong("given twice", argument.name);
-    cells.push_back(found->second);
+    if (!given[place++]) throw wrong("is missing", argument.name);
   }
   return cells;
 }
