@@ -11,7 +11,8 @@ ClientConnection::ClientConnection(int fd, FramerLimits limits, ConnectionTimes 
 std::vector<RequestFramer::Event> ClientConnection::read(std::string_view bytes,
                                                          Clock::time_point now) {
   std::lock_guard lock(mutex_);
-  if (closing_ || disconnected_) return {};  // lingering: what the client still sends is dropped
+  // Lingering, or behind a dropped request: what the client still sends is dropped.
+  if (closing_ || disconnected_ || close_after_answer_) return {};
   auto events = framer_.feed(bytes, now);
   for (const auto& event : events) {
     if (event.kind == RequestFramer::Event::Kind::Request) unanswered_++;
@@ -29,14 +30,11 @@ void ClientConnection::answerLater() {
   answer_pending_ = true;
 }
 
-bool ClientConnection::answerPending() const {
+bool ClientConnection::dropBehindPendingAnswer() {
   std::lock_guard lock(mutex_);
-  return answer_pending_;
-}
-
-void ClientConnection::closeAfterPendingAnswer() {
-  std::lock_guard lock(mutex_);
+  if (!answer_pending_) return false;
   close_after_answer_ = true;
+  return true;
 }
 
 void ClientConnection::answered(bool keep_alive, Clock::time_point now) {

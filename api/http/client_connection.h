@@ -39,7 +39,9 @@ class ClientConnection {
 
   ClientConnection(int fd, FramerLimits limits, ConnectionTimes times, Clock::time_point now);
 
-  // The reactor thread's bytes, framed. Nothing once the connection is closing.
+  // The reactor thread's bytes, framed. Nothing once the connection is closing, or once a
+  // request was dropped behind a pending answer (serving a later one would hand the client its
+  // answer as the dropped one's).
   std::vector<RequestFramer::Event> read(std::string_view bytes, Clock::time_point now);
   int httpMinor() const;
 
@@ -48,8 +50,11 @@ class ClientConnection {
   // 9.3.2: the client sends again what was not answered). Answers leave in the order they are
   // queued, so the next request may be read as soon as this one's answer is.
   void answerLater();
-  bool answerPending() const;
-  void closeAfterPendingAnswer();
+  // Whether a request just read must be dropped because an answer is still pending; if so, the
+  // connection ends after that answer. One step under the lock: asked apart, the answer could
+  // leave between the question and the decision to close, and the connection would then stay
+  // open with the client waiting for an answer that never comes.
+  bool dropBehindPendingAnswer();
   // Queues an answer for writing: `write` runs under the connection's lock, so no request read
   // meanwhile can take the answer for one still pending (and be dropped for it).
   template <typename Write>

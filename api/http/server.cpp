@@ -193,13 +193,10 @@ class Handler final : public Http::Handler {
     auto connection = connectionOf(peer);
     if (!connection) return;
     for (auto& event : connection->read({buffer, length}, std::chrono::steady_clock::now())) {
-      if (connection->answerPending()) {
-        // Pipelined behind a request answered off the reactor: nothing may be written before
-        // that answer, which comes first; then the connection closes, and the client sends
-        // again what was not answered.
-        connection->closeAfterPendingAnswer();
-        return;
-      }
+      // Pipelined behind a request answered off the reactor: nothing may be written before
+      // that answer, which comes first; then the connection closes, and the client sends
+      // again what was not answered.
+      if (connection->dropBehindPendingAnswer()) return;
       switch (event.kind) {
         case RequestFramer::Event::Kind::Continue: {
           static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
