@@ -32,12 +32,36 @@ curl -sf -X POST "$API_URL/v1/accounts/$account/top-ups" -H "Authorization: Bear
   -H 'Content-Type: application/json' -d '{"amount_cents":5000,"payment_token":"tok_sandbox_ok"}' \
   > /dev/null
 
+# What the API saw during a failed run: its slow answers and its errors. A request that timed
+# out in CI can then be read after the fact; CI keeps only this test's output.
+api_log="${SMSGW_DATA_DIR:-/nonexistent}/logs/api.log"
+api_log_size() { if [ -f "$api_log" ]; then stat -c %s "$api_log"; else echo 0; fi; }
+api_side_since() {
+  [ -f "$api_log" ] || return 0
+  echo "== the API's answers slower than 5 s, and its errors, during that run"
+  tail -c +"$(( $1 + 1 ))" "$api_log" | python3 -c '
+import json, sys
+shown = 0
+for line in sys.stdin:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        entry = None  # a sanitizer report, or a crash
+    slow = entry and entry.get("type") == "access" and entry.get("duration_ms", 0) >= 5000
+    error = entry and entry.get("level") in ("error", "critical")
+    if (entry is None or slow or error) and shown < 60:
+        print(line.rstrip()[:600])
+        shown += 1
+'
+}
+
 ending_the_key=(rotateApiKey revokeApiKey updateApiKey)
 failed=0
 # run NAME KEY FILTER...: one Schemathesis run; its summary goes to the output.
 run() {
   local name="$1" key="$2"; shift 2
-  local status=0
+  local status=0 log_from
+  log_from=$(api_log_size)
   timeout 600 "$st" --config-file "$here/schemathesis.toml" run "$root/openapi.yaml" \
     --url "$API_URL" -H "Authorization: Bearer $key" -H "X-API-Key: $key" \
     --phases examples,coverage,fuzzing \
@@ -54,6 +78,7 @@ run() {
     else
       tail -n 80 "$work/$name.log"
     fi
+    api_side_since "$log_from"
   else
     sed -n '/^=* SUMMARY =*$/,$p' "$work/$name.log"
   fi
