@@ -48,7 +48,7 @@ export function App() {
   // The account as LIVE sees it: balances and limits are LIVE's in either mode.
   const refreshAccount = useCallback(async () => {
     const me = await ok(api.GET('/v1/accounts/me', {headers: {'X-Dashboard-Mode': 'LIVE'}}));
-    setDocument(me as AccountDocument);
+    setDocument(me);
   }, []);
 
   useEffect(() => {

@@ -3,7 +3,7 @@
 // keys ride in HttpOnly cookies the page never sees; each call names the mode it acts in and,
 // when it may change something, carries the CSRF token (docs/dashboard.md).
 import createClient, {type Middleware} from 'openapi-fetch';
-import type {paths} from './schema';
+import type {components, paths} from './schema';
 
 export type Mode = 'LIVE' | 'TEST';
 
@@ -53,10 +53,15 @@ export class ApiProblem extends Error {
   }
 }
 
-interface ErrorBody {
-  code?: string;
-  message?: string;
-  details?: Record<string, unknown> | null;
+// An error answer as the contract writes it (openapi.yaml, Error), read defensively: a proxy's
+// or a crashed server's answer carries none of it.
+type ErrorBody = Partial<components['schemas']['Error']>;
+
+// The details a page reads: the error's own object (a validation array names fields instead).
+function detailsObject(details: unknown): Record<string, unknown> | null {
+  return details !== null && typeof details === 'object' && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : null;
 }
 
 // The data of a call, or an ApiProblem carrying the API's own error.
@@ -65,7 +70,7 @@ export async function ok<T>(call: Promise<{data?: T; error?: unknown; response: 
   if (response.ok) return data as T;
   const body = (error ?? {}) as ErrorBody;
   throw new ApiProblem(response.status, body.code ?? String(response.status), body.message ?? response.statusText,
-                       body.details ?? null);
+                       detailsObject(body.details));
 }
 
 // A session that ended (signed out elsewhere, expired) answers 401: the page goes back to the

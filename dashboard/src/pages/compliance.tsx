@@ -33,7 +33,7 @@ function RecordConsent() {
     event.preventDefault();
     action.run(async () => {
       await ok(api.POST('/v1/compliance/consents', {
-        body: {phone_number: phone, consent_type: type, source_description: source || undefined, relationship_type: type === 'implied' ? 'purchase' : undefined} as never,
+        body: {phone_number: phone, consent_type: type, source_description: source || undefined, relationship_type: type === 'implied' ? 'purchase' : undefined},
       }));
       return t.compliance.recorded;
     });
@@ -60,14 +60,14 @@ function LookUp() {
   const look = (event?: Event) => {
     event?.preventDefault();
     action.run(async () => {
-      const page = await ok(api.GET('/v1/compliance/consents', {params: {query: {phone_number: phone} as never}}));
+      const page = await ok(api.GET('/v1/compliance/consents', {params: {query: {phone_number: phone}}}));
       setFound(page.data);
     });
   };
   const revoke = () =>
     action.run(async () => {
       await ok(api.DELETE('/v1/compliance/consents/{phone}', {params: {path: {phone}}}));
-      const page = await ok(api.GET('/v1/compliance/consents', {params: {query: {phone_number: phone} as never}}));
+      const page = await ok(api.GET('/v1/compliance/consents', {params: {query: {phone_number: phone}}}));
       setFound(page.data);
       return t.compliance.revoked;
     });
@@ -115,8 +115,8 @@ function ImportCsv() {
     action.run(async () => {
       const text = await file.text();
       const made = await ok(api.POST('/v1/compliance/consent-batches', {
-        params: {query: {attested: 'true', file_name: file.name, consent_type: type, source_description: source || undefined} as never},
-        body: text as never,
+        params: {query: {attested: 'true', file_name: file.name, consent_type: type, source_description: source || undefined}},
+        body: text,
         bodySerializer: (body: unknown) => body as string,
         headers: {'Content-Type': 'text/csv'},
       }));
@@ -156,7 +156,7 @@ function ImportCsv() {
 
 function OptOuts() {
   const {t, dateTime} = useLocale();
-  const optOuts = useLoad(() => ok(api.GET('/v1/compliance/opt-outs', {params: {query: {limit: 50} as never}})), []);
+  const optOuts = useLoad(() => ok(api.GET('/v1/compliance/opt-outs', {params: {query: {limit: 50}}})), []);
   return (
     <Section title={t.compliance.optOuts}>
       {!optOuts.data && <Loading what={optOuts} />}

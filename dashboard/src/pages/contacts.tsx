@@ -11,8 +11,8 @@ type BroadcastResult = components['schemas']['BroadcastResult'];
 
 export function Contacts() {
   const {t} = useLocale();
-  const contacts = useLoad(() => ok(api.GET('/v1/contacts', {params: {query: {limit: 100} as never}})), []);
-  const groups = useLoad(() => ok(api.GET('/v1/contact-groups', {params: {query: {limit: 100} as never}})), []);
+  const contacts = useLoad(() => ok(api.GET('/v1/contacts', {params: {query: {limit: 100}}})), []);
+  const groups = useLoad(() => ok(api.GET('/v1/contact-groups', {params: {query: {limit: 100}}})), []);
   return (
     <>
       <h1>{t.contacts.title}</h1>
@@ -23,8 +23,8 @@ export function Contacts() {
 }
 
 type Loaded<T> = ReturnType<typeof useLoad<T>>;
-type ContactPage = {data: Array<{id: string; name: string | null; phone_number: string | null; email: string | null}>};
-type GroupPage = {data: Array<{id: string; name: string; member_count: number}>};
+type ContactPage = components['schemas']['ContactPage'];
+type GroupPage = components['schemas']['ContactGroupPage'];
 
 function ContactList({contacts}: {contacts: Loaded<ContactPage>}) {
   const {t} = useLocale();
@@ -34,7 +34,7 @@ function ContactList({contacts}: {contacts: Loaded<ContactPage>}) {
   const add = (event: Event) => {
     event.preventDefault();
     action.run(async () => {
-      await ok(api.POST('/v1/contacts', {body: {name, phone_number: phone} as never}));
+      await ok(api.POST('/v1/contacts', {body: {name, phone_number: phone}}));
       setName('');
       setPhone('');
       contacts.reload();
@@ -95,9 +95,9 @@ function Groups({groups, contacts}: {groups: Loaded<GroupPage>; contacts: Contac
   const create = (event: Event) => {
     event.preventDefault();
     action.run(async () => {
-      const made = await ok(api.POST('/v1/contact-groups', {body: {name: groupName} as never}));
+      const made = await ok(api.POST('/v1/contact-groups', {body: {name: groupName}}));
       setGroupName('');
-      setGroupId((made as {id: string}).id);
+      setGroupId(made.id);
       groups.reload();
     });
   };

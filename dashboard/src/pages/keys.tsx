@@ -25,8 +25,8 @@ export function Keys() {
   const {t, dateTime} = useLocale();
   const {mode} = useSession();
   const keys = useLoad(() => ok(api.GET('/v1/api-keys')), []);
-  const contactLists = useLoad(() => ok(api.GET('/v1/contact-lists', {params: {query: {limit: 100} as never}})), []);
-  const lists = ((contactLists.data as {data?: Array<{id: string; name: string}>} | undefined)?.data ?? []);
+  const contactLists = useLoad(() => ok(api.GET('/v1/contact-lists', {params: {query: {limit: 100}}})), []);
+  const lists = contactLists.data?.data ?? [];
   const [label, setLabel] = useState('');
   const [choice, setChoice] = useState('all');
   const [custom, setCustom] = useState('{"messages": "rw"}');
@@ -44,17 +44,17 @@ export function Keys() {
         body: {
           mode, label: label || undefined, permissions: permissionsFor(choice, custom), default_deny: defaultDeny,
           allow_list_id: allowList || undefined, deny_list_id: denyList || undefined, password,
-        } as never,
+        },
       }));
-      setSecret({label: t.keys.created, value: (made as {key: string}).key});
+      setSecret({label: t.keys.created, value: made.key});
       setLabel('');
       keys.reload();
     });
   };
   const rotate = (id: string) =>
     action.run(async () => {
-      const made = await ok(api.POST('/v1/api-keys/{id}/rotate', {params: {path: {id}}, body: {password} as never}));
-      setSecret({label: t.keys.rotated, value: (made as {key: string}).key});
+      const made = await ok(api.POST('/v1/api-keys/{id}/rotate', {params: {path: {id}}, body: {password}}));
+      setSecret({label: t.keys.rotated, value: made.key});
       keys.reload();
     });
   const revoke = (id: string) => {

@@ -3,15 +3,16 @@
 // anything is sent.
 import {useState} from 'preact/hooks';
 import {api, idempotencyKey, ok} from '../api/client';
-import type {components} from '../api/schema';
+import type {operations} from '../api/schema';
 import {Checkbox, DataTable, Field, Loading, Outcome, Section, Select, StatusBadge, TextArea} from '../components/ui';
 import {useAction, useLoad} from '../hooks';
 import {useLocale} from '../i18n';
 import {useSession} from '../session';
 import {countParts} from '../sms_parts';
 
-type Message = components['schemas']['SentMessage'];
-const STATUSES = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'FAILED', 'UNDELIVERED', 'RECEIVED'];
+type ListQuery = NonNullable<operations['listMessages']['parameters']['query']>;
+const STATUSES: NonNullable<ListQuery['status']>[] = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'FAILED', 'UNDELIVERED', 'RECEIVED'];
+const DIRECTIONS: NonNullable<ListQuery['direction']>[] = ['OUTBOUND', 'INBOUND'];
 const REFRESH_MS = 2000;
 
 export function Messages({id}: {id?: string}) {
@@ -25,6 +26,11 @@ interface Filters {
   to: string;
   since: string;
   until: string;
+}
+
+// A select's value as one the contract allows, or none.
+function oneOf<T extends string>(allowed: readonly T[], value: string): T | undefined {
+  return allowed.find((item) => item === value);
 }
 
 // A date input's day, as the instant it starts (or ends) in the browser's time zone.
@@ -47,8 +53,8 @@ function MessageList() {
           query: {
             page,
             limit: 20,
-            status: (filters.status || undefined) as never,
-            direction: (filters.direction || undefined) as never,
+            status: oneOf(STATUSES, filters.status),
+            direction: oneOf(DIRECTIONS, filters.direction),
             from: filters.from || undefined,
             to: filters.to || undefined,
             created_after: dayStart(filters.since),
@@ -138,7 +144,7 @@ function Compose({onSent}: {onSent: () => void}) {
       const sent = (await ok(api.POST('/v1/messages', {
         headers: {'Idempotency-Key': idempotencyKey()},
         body: {from: sender, to, body, ...(live ? {} : {skip_consent_check: skipConsent})},
-      }))) as Message;
+      })));
       setBody('');
       onSent();
       return t.messages.sent(sent.id);
@@ -172,7 +178,7 @@ function Compose({onSent}: {onSent: () => void}) {
 function MessageDetail({id}: {id: string}) {
   const {t, money, dateTime} = useLocale();
   const message = useLoad(() => ok(api.GET('/v1/messages/{id}', {params: {path: {id}}})), [id], REFRESH_MS);
-  const m = message.data as Message | undefined;
+  const m = message.data;
   const finished = m && (m.status === 'DELIVERED' || m.status === 'FAILED' || m.status === 'UNDELIVERED');
   return (
     <>

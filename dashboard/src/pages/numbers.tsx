@@ -22,7 +22,7 @@ export function Numbers() {
   const search = (event: Event) => {
     event.preventDefault();
     action.run(async () => {
-      setResults(await ok(api.GET('/v1/phone-numbers/search', {params: {query: {area_codes: areaCode, limit: 5} as never}})));
+      setResults(await ok(api.GET('/v1/phone-numbers/search', {params: {query: {area_codes: areaCode, limit: 5}}})));
     });
   };
   const buy = (phone: string) =>

@@ -27,7 +27,7 @@ export function Webhooks() {
     action.run(async () => {
       // An endpoint outlives this session: the API asks the password again (STEP_UP_REQUIRED).
       const made = await ok(api.POST('/v1/webhooks', {body: {url, events, password}}));
-      setSecret({label: t.webhooks.added, value: (made as {signing_secret: string}).signing_secret});
+      setSecret({label: t.webhooks.added, value: made.signing_secret});
       setUrl('');
       setPassword('');
       hooks.reload();
@@ -35,7 +35,7 @@ export function Webhooks() {
   };
   const toggle = (name: EventType, on: boolean) =>
     setEvents(on ? [...events, name] : events.filter((e) => e !== name));
-  const list = ((hooks.data as {data?: Webhook[]} | undefined)?.data ?? []) as Webhook[];
+  const list = hooks.data?.data ?? [];
   return (
     <>
       <h1>{t.webhooks.title}</h1>
@@ -74,7 +74,7 @@ function Endpoint({hook, onChanged, onSecret}: {hook: Webhook; onChanged: () => 
   const rotate = () =>
     action.run(async () => {
       const rotated = await ok(api.POST('/v1/webhooks/{id}/rotate-secret', {params: {path: {id: hook.id}}}));
-      onSecret((rotated as {signing_secret: string}).signing_secret);
+      onSecret(rotated.signing_secret);
     });
   const reactivate = () =>
     action.run(async () => {
@@ -109,7 +109,7 @@ function Endpoint({hook, onChanged, onSecret}: {hook: Webhook; onChanged: () => 
 
 function Attempts({hook, dateTime}: {hook: Webhook; dateTime: (iso: string | null | undefined) => string}) {
   const {t} = useLocale();
-  const deliveries = useLoad(() => ok(api.GET('/v1/webhooks/{id}/deliveries', {params: {path: {id: hook.id}, query: {limit: 20} as never}})), [hook.id], 3000);
+  const deliveries = useLoad(() => ok(api.GET('/v1/webhooks/{id}/deliveries', {params: {path: {id: hook.id}, query: {limit: 20}}})), [hook.id], 3000);
   const dead = useLoad(() => ok(api.GET('/v1/webhooks/{id}/dead-letters', {params: {path: {id: hook.id}}})), [hook.id]);
   const action = useAction();
   const replay = (id: string) =>
@@ -120,7 +120,7 @@ function Attempts({hook, dateTime}: {hook: Webhook; dateTime: (iso: string | nul
       return t.webhooks.replayed;
     });
   const attempts = deliveries.data?.data ?? [];
-  const letters = (dead.data as {data?: Array<{id: string; event_type: string; failed_reason: string; created_at: string; replayed_at: string | null}>} | undefined)?.data ?? [];
+  const letters = dead.data?.data ?? [];
   return (
     <>
       <h3>{t.webhooks.attempts}</h3>
