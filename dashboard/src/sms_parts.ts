@@ -1,7 +1,8 @@
 // The parts a text will be sent in, shown before sending: GSM-7 when every character is in the
 // GSM 03.38 table (extension characters take two septets), otherwise UCS-2. The same rule as
-// the API's (domain/sms_segments.cpp), whose segment_count on the sent message is the truth;
-// the browser journey checks that the two agree.
+// the API's (domain/sms_segments.cpp), whose segment_count on the sent message is the truth:
+// both are held to one table of cases (tests/unit/sms_parts_cases.json, checked here by
+// dashboard/test/sms_parts.test.mjs), and the browser journey compares them on a real send.
 const basic =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const extension = '^{}\\[~]|€\f';

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "domain/phone.h"
@@ -71,4 +73,23 @@ TEST(SmsSegments, AReceivedTextIsCountedFromItsTextBetweenOneAndTenParts) {
   EXPECT_EQ(receivedParts(""), 1) << "an empty text still arrived";
   EXPECT_EQ(receivedParts(std::string(161, 'a')), 2);
   EXPECT_EQ(receivedParts(std::string(5000, 'a')), kMaxParts);
+}
+
+// The table the dashboard's count (dashboard/src/sms_parts.ts) is held to as well: the parts a
+// customer is shown before sending are the parts the API charges.
+TEST(SmsSegments, EveryCaseOfTheTableSharedWithTheDashboardIsCountedAsItSays) {
+  std::ifstream file(SMSGW_SMS_PARTS_CASES);
+  ASSERT_TRUE(file) << SMSGW_SMS_PARTS_CASES;
+  auto table = nlohmann::json::parse(file);
+  ASSERT_EQ(table["cases"].size(), 21u);
+  for (const auto& entry : table["cases"]) {
+    std::string text;
+    for (const auto& piece : entry["text"]) {
+      for (int i = 0; i < piece[1].get<int>(); ++i) text += piece[0].get<std::string>();
+    }
+    SegmentCount count = countSegments(text);
+    std::string encoding = count.encoding == SmsEncoding::Gsm7 ? "GSM-7" : "UCS-2";
+    EXPECT_EQ(encoding, entry["encoding"]) << entry["name"];
+    EXPECT_EQ(count.parts, entry["parts"]) << entry["name"];
+  }
 }
