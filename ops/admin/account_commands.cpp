@@ -1,4 +1,4 @@
-// smsgw-admin account credit and rent run: money and rent periods.
+// smsgw-admin account credit, limits, status, and rent run: money, limits and rent periods.
 #include <fmt/format.h>
 #include <soci/soci.h>
 
@@ -7,8 +7,10 @@
 #include <thread>
 
 #include "db/ledger.h"
+#include "domain/account_status.h"
 #include "domain/ids.h"
 #include "ops/admin/staff.h"
+#include "services/accounts/account_standing.h"
 #include "services/numbers/billing_pass.h"
 #include "services/numbers/rent.h"
 
@@ -130,19 +132,48 @@ void resumeSending(Staff& staff, const std::string& account_id) {
             << "\n";
 }
 
-void setAccountStatus(Staff& staff, const std::string& account_id, bool suspend,
-                      const std::string& reason) {
-  if (suspend && reason.empty()) throw std::runtime_error("--reason is required: say why");
-  db::Session sql(staff.db);
-  std::string from = suspend ? "ACTIVE" : "SUSPENDED", to = suspend ? "SUSPENDED" : "ACTIVE";
-  soci::indicator reason_ind = suspend ? soci::i_ok : soci::i_null;
-  std::string updated;
-  *sql << "UPDATE accounts SET status = :to, status_reason = :r WHERE id = :id AND status = :from "
-          "RETURNING id",
-      soci::use(to), soci::use(reason, reason_ind), soci::use(account_id), soci::use(from),
-      soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no " + from + " account " + account_id);
-  std::cout << nlohmann::json{{"account_id", account_id}, {"status", to}}.dump() << "\n";
+namespace {
+
+// Why a move was refused for the account's status.
+std::string onlyFrom(StandingCommand command) {
+  switch (command) {
+    case StandingCommand::Suspend:
+      return "only an ACTIVE account is suspended";
+    case StandingCommand::Reinstate:
+      return "only a SUSPENDED account is reinstated";
+    case StandingCommand::Close:
+      return "a CLOSED account stays closed";
+  }
+  return "";
+}
+
+}  // namespace
+
+void changeAccountStanding(Staff& staff, const std::string& account_id, StandingCommand command,
+                           const std::string& reason) {
+  if (command != StandingCommand::Reinstate && reason.empty()) {
+    throw std::runtime_error("--reason is required: say why");
+  }
+  accounts::StandingChange change = command == StandingCommand::Suspend
+                                        ? accounts::suspendAccount(staff.db, account_id, reason)
+                                    : command == StandingCommand::Reinstate
+                                        ? accounts::reinstateAccount(staff.db, account_id)
+                                        : accounts::closeAccount(staff.db, account_id, reason);
+  std::string status(toString(change.status));
+  switch (change.outcome) {
+    case accounts::StandingOutcome::Changed:
+      break;
+    case accounts::StandingOutcome::NoSuchAccount:
+      throw std::runtime_error("no account " + account_id);
+    case accounts::StandingOutcome::WrongStatus:
+      throw std::runtime_error("account " + account_id + " is " + status + ": " +
+                               onlyFrom(command));
+    case accounts::StandingOutcome::HoldsNumbers:
+      throw std::runtime_error(fmt::format(
+          "account {} holds {} phone number(s): release each first (smsgw-admin number release)",
+          account_id, change.numbers_held));
+  }
+  std::cout << nlohmann::json{{"account_id", account_id}, {"status", status}}.dump() << "\n";
 }
 
 namespace {

@@ -120,6 +120,10 @@ int main(int argc, char** argv) {
   suspend_cmd->add_option("--reason", status_reason, "why (kept on the account)")->required();
   auto* reinstate_cmd = account->add_subcommand("reinstate", "reinstate a SUSPENDED account");
   reinstate_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  auto* close_cmd =
+      account->add_subcommand("close", "close an account for good (release its numbers first)");
+  close_cmd->add_option("account", account_id, "account id (acc_…)")->required();
+  close_cmd->add_option("--reason", status_reason, "why (kept on the account)")->required();
   int inbound_cap = 0;
   auto* inbound_cap_cmd =
       account->add_subcommand("set-inbound-cap", "inbound SMS per rolling 24 hours (0: unlimited)");
@@ -225,8 +229,16 @@ int main(int argc, char** argv) {
       admin::setBroadcastLimits(staff, account_id, broadcast_members, broadcasts_per_day);
     }
     if (resume_cmd->parsed()) admin::resumeSending(staff, account_id);
-    if (suspend_cmd->parsed()) admin::setAccountStatus(staff, account_id, true, status_reason);
-    if (reinstate_cmd->parsed()) admin::setAccountStatus(staff, account_id, false, "");
+    if (suspend_cmd->parsed()) {
+      admin::changeAccountStanding(staff, account_id, admin::StandingCommand::Suspend,
+                                   status_reason);
+    }
+    if (reinstate_cmd->parsed()) {
+      admin::changeAccountStanding(staff, account_id, admin::StandingCommand::Reinstate, "");
+    }
+    if (close_cmd->parsed()) {
+      admin::changeAccountStanding(staff, account_id, admin::StandingCommand::Close, status_reason);
+    }
     if (rent_run->parsed()) {
       TimePoint as_of = as_of_text.empty() ? clock.now() : requireIso(as_of_text, "--as-of");
       admin::runRent(staff, as_of, rent_account, wait_seconds, std::chrono::seconds(settle_after));

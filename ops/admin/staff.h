@@ -52,10 +52,12 @@ void setBroadcastLimits(Staff& staff, const std::string& account_id, std::option
                         std::optional<int> per_day);
 // Ends an automatic pause of LIVE SMS sending.
 void resumeSending(Staff& staff, const std::string& account_id);
-// Suspends an ACTIVE account (everything it does answers 403; its webhooks become dead letters)
-// or reinstates a SUSPENDED one.
-void setAccountStatus(Staff& staff, const std::string& account_id, bool suspend,
-                      const std::string& reason);
+// An account's status, moved by services/accounts/account_standing.h: suspending an ACTIVE
+// account (everything it does answers 403; its webhooks become dead letters), reinstating a
+// SUSPENDED one, closing one that holds no number for good.
+enum class StandingCommand { Suspend, Reinstate, Close };
+void changeAccountStanding(Staff& staff, const std::string& account_id, StandingCommand command,
+                           const std::string& reason);
 
 // Runs the billing pass as of a time, settling purchases and releases left pending for longer
 // than `settle_after` (staff who know the carrier settled an order need not wait); with

@@ -46,6 +46,12 @@ WRITES_MESSAGE = re.compile(
     r'INSERT\s+INTO\s+messages\b|UPDATE\s+(?:ONLY\s+)?messages\s+(?:(?:AS\s+)?\w+\s+)?SET\b'
     r'[^;]{0,300}?\bstatus\s*=',
     re.S | re.I)
+# An account's status is moved by services/accounts alone: a first top-up activates it
+# (top_ups.cpp), staff suspend, reinstate and close it (account_standing.cpp).
+ACCOUNT_STATUS_WRITER = os.path.join("services", "accounts") + os.sep
+WRITES_ACCOUNT_STATUS = re.compile(
+    r'UPDATE\s+(?:ONLY\s+)?accounts\s+(?:(?:AS\s+)?\w+\s+)?SET\b[^;"]{0,300}?\bstatus\s*=',
+    re.S | re.I)
 
 # A SQL function that makes a message or moves it is handed the status (lifecycle.h): in the
 # SET list of an UPDATE of messages, or anywhere in an INSERT into it, no status is a literal.
@@ -116,6 +122,10 @@ def main():
                                   "time" % relative)
                 if not relative.startswith(MESSAGE_WRITER) and WRITES_MESSAGE.search(text):
                     broken.append("%s writes a message: services/messaging does" % relative)
+                if (not relative.startswith(ACCOUNT_STATUS_WRITER)
+                        and WRITES_ACCOUNT_STATUS.search(text)):
+                    broken.append("%s moves an account's status: services/accounts does"
+                                  % relative)
                 for top, rest in INCLUDE.findall(text):
                     included = top + "/" + rest
                     if files_allowed is not None:
