@@ -33,7 +33,7 @@ ApiResponse createKey(App& app, ApiRequest& req) {
 }
 
 ApiResponse listKeys(App& app, ApiRequest& req) {
-  return ApiResponse::json(200, {{"data", accounts::listKeys(app.db, req.who())}});
+  return ApiResponse::json(200, {{"data", accounts::listKeys(app.db, req.who(), app.clock.now())}});
 }
 
 ApiResponse rotateKey(App& app, ApiRequest& req) {

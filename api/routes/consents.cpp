@@ -62,7 +62,7 @@ ApiResponse check(App& app, ApiRequest& req) {
 
 ApiResponse revokePhone(App& app, ApiRequest& req) {
   std::string phone = requirePhone(req.params.at("phone"), "phone").str();
-  compliance::revokeApiConsents(app.db, req.who(), phone);
+  compliance::revokeApiConsents(app.db, req.who(), phone, app.clock.now());
   return ApiResponse::noContent();
 }
 

@@ -20,7 +20,7 @@ ApiResponse create(App& app, ApiRequest& req) {
   const auto& body = requireObjectBody(req);
   std::string phone = requirePhone(requireString(body, "phone_number", 20), "phone_number").str();
   std::string from = requirePhone(requireString(body, "from_number", 20), "from_number").str();
-  compliance::recordApiOptOut(app.db, req.who(), phone, from);
+  compliance::recordApiOptOut(app.db, req.who(), phone, from, app.clock.now());
   return ApiResponse::json(201, {{"status", "opted_out"}});
 }
 

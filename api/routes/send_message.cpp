@@ -54,8 +54,9 @@ ApiResponse acceptMessage(App& app, ApiRequest& req) {
     // to the second attempt, which therefore always answers. The carrier may take seconds to
     // answer, so the request waits for it on the slow lane, not on a reactor thread.
     if (!req.on_slow_lane) throw MoveToSlowLane{};
-    message = sending::acceptSend(services, who, send,
-                                  sending::lookUpLineType(app.db, app.carrier, send.to));
+    message =
+        sending::acceptSend(services, who, send,
+                            sending::lookUpLineType(app.db, app.carrier, send.to, app.clock.now()));
   }
   return ApiResponse::json(201, std::move(*message));
 }

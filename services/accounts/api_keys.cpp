@@ -167,14 +167,18 @@ nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& w
   return key;
 }
 
-nlohmann::json listKeys(db::Database& db, const Caller& caller) {
+nlohmann::json listKeys(db::Database& db, const Caller& caller, TimePoint now) {
   db::Session sql(db);
-  return db::queryJsonArray(
-      *sql,
-      "SELECT api_key_resource(k)::text FROM api_keys k WHERE k.account_id = :a "
-      "AND k.kind = 'USER' AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > "
-      "now()) ORDER BY k.created_at DESC",
-      caller.account_id);
+  std::string at = formatIso(now);
+  soci::rowset<std::string> rows =
+      (sql->prepare << "SELECT api_key_resource(k)::text FROM api_keys k "
+                       "WHERE k.account_id = :account AND k.kind = 'USER' AND k.revoked_at IS NULL "
+                       "AND (k.expires_at IS NULL OR k.expires_at > :now::timestamptz) "
+                       "ORDER BY k.created_at DESC",
+       soci::use(caller.account_id, "account"), soci::use(at, "now"));
+  nlohmann::json keys = nlohmann::json::array();
+  for (const auto& text : rows) keys.push_back(nlohmann::json::parse(text));
+  return keys;
 }
 
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,

@@ -55,8 +55,8 @@ struct NewKey {
 // connected app's token).
 nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& wanted,
                          TimePoint now);
-// The account's user keys not revoked, newest first.
-nlohmann::json listKeys(db::Database& db, const Caller& caller);
+// The account's user keys neither revoked nor expired at `now`, newest first.
+nlohmann::json listKeys(db::Database& db, const Caller& caller, TimePoint now);
 
 struct KeyRotation {
   std::optional<Permissions> permissions;  // none: the old key's

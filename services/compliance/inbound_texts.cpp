@@ -67,10 +67,10 @@ KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topi
   switch (reply.keyword) {
     case Keyword::Stop:
       declineOptIn(sql, opt_in);
-      took_effect = recordOptOut(sql, opt_out);
+      took_effect = recordOptOut(sql, opt_out, now);
       break;
     case Keyword::Start:
-      took_effect = reinstateOptOut(sql, opt_out);
+      took_effect = reinstateOptOut(sql, opt_out, now);
       break;
     case Keyword::Yes:
       confirmOptIn(sql, opt_in, now);
@@ -86,10 +86,10 @@ KeywordOutcome actOnKeyword(soci::session& sql, const Holder& holder, const topi
 // cannot be written (issue 49: one PostgreSQL refused took the STOP down with it) is logged and
 // counted, and the opt-out, the inbound text and its events still commit. The database being
 // away is not the reply's fault: that failure goes up, and the whole text is tried again.
-void queueAutoReply(soci::session& sql, const PlatformText& reply) {
+void queueAutoReply(soci::session& sql, const PlatformText& reply, TimePoint now) {
   sql << "SAVEPOINT auto_reply";
   try {
-    queuePlatformText(sql, reply);
+    queuePlatformText(sql, reply, now);
   } catch (const std::exception& e) {
     if (db::isTransient(e)) throw;
     sql << "ROLLBACK TO SAVEPOINT auto_reply";
@@ -142,8 +142,10 @@ InboundOutcome receiveText(db::Database& db, const topics::InboundSms& sms,
     if (outcome.reviews_opt_out_rate)
       messaging::reviewOptOutRate(*sql, holder->account_id, policy, now);
     if (outcome.auto_reply_keyword) {
-      queueAutoReply(*sql, {holder->account_id, "LIVE", sms.to, sms.from,
-                            autoReplyText(reply, holder->brand), outcome.auto_reply_keyword});
+      queueAutoReply(*sql,
+                     {holder->account_id, "LIVE", sms.to, sms.from,
+                      autoReplyText(reply, holder->brand), outcome.auto_reply_keyword},
+                     now);
     }
   }
   tx.commit();

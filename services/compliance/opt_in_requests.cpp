@@ -38,9 +38,11 @@ nlohmann::json requestOptIn(db::Database& db, topics::OutboxRelay& relay, const 
       soci::use(request.to.str());
   std::string id = newId("oic");
   std::string expires_at = formatIso(now + std::chrono::days(kOptInLifetimeDays));
-  std::string message_id = queuePlatformText(
-      *sql, {caller.account_id, mode, request.from.str(), request.to.str(),
-             optInRequestText(request.brand_name, request.language), std::nullopt});
+  std::string message_id =
+      queuePlatformText(*sql,
+                        {caller.account_id, mode, request.from.str(), request.to.str(),
+                         optInRequestText(request.brand_name, request.language), std::nullopt},
+                        now);
   *sql << "INSERT INTO opt_in_confirmations (id, account_id, mode, status, from_number, to_number, "
           "brand_name, language, message_id, expires_at) VALUES (:id, :a, :m, 'PENDING', :f, :t, "
           ":b, :l, :msg, :exp::timestamptz)",

@@ -6,7 +6,7 @@
 
 namespace smsgw::compliance {
 
-std::string queuePlatformText(soci::session& sql, const PlatformText& text) {
+std::string queuePlatformText(soci::session& sql, const PlatformText& text, TimePoint now) {
   std::string id = newId("msg");
   messaging::queueMessage(sql, {.id = id,
                                 .account_id = text.account_id,
@@ -15,7 +15,8 @@ std::string queuePlatformText(soci::session& sql, const PlatformText& text) {
                                 .body = text.body,
                                 .parts = countSegments(text.body).parts,
                                 .mode = text.mode,
-                                .auto_reply_keyword = text.auto_reply_keyword});
+                                .auto_reply_keyword = text.auto_reply_keyword,
+                                .created_at = now});
   return id;
 }
 

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "domain/clock.h"
+
 namespace smsgw::compliance {
 
 struct PlatformText {
@@ -19,7 +21,7 @@ struct PlatformText {
   std::optional<std::string> auto_reply_keyword;  // STOP, START or HELP
 };
 
-// Returns the message id.
-std::string queuePlatformText(soci::session& sql, const PlatformText& text);
+// Queued as of `now`; returns the message id.
+std::string queuePlatformText(soci::session& sql, const PlatformText& text, TimePoint now);
 
 }  // namespace smsgw::compliance

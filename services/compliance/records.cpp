@@ -98,40 +98,47 @@ ConsentTally recordNewConsents(soci::session& sql, const std::string& account_id
 }
 
 int revokeConsents(soci::session& sql, const std::string& account_id, const std::string& mode,
-                   const std::string& phone_number, const std::string& reason) {
+                   const std::string& phone_number, const std::string& reason, TimePoint now) {
   int revoked = 0;
-  sql << "WITH revoked AS (UPDATE consents SET status = 'REVOKED', revoked_at = now(), "
-         "revoked_reason = :r WHERE account_id = :a AND mode = :m AND phone_number = :p "
+  std::string at = formatIso(now);
+  sql << "WITH revoked AS (UPDATE consents SET status = 'REVOKED', "
+         "revoked_at = :now::timestamptz, revoked_reason = :reason "
+         "WHERE account_id = :account AND mode = :mode AND phone_number = :phone "
          "AND status = 'ACTIVE' RETURNING 1) SELECT count(*) FROM revoked",
-      soci::use(reason), soci::use(account_id), soci::use(mode), soci::use(phone_number),
-      soci::into(revoked);
+      soci::use(at, "now"), soci::use(reason, "reason"), soci::use(account_id, "account"),
+      soci::use(mode, "mode"), soci::use(phone_number, "phone"), soci::into(revoked);
   return revoked;
 }
 
-bool recordOptOut(soci::session& sql, const OptOutDraft& draft) {
+bool recordOptOut(soci::session& sql, const OptOutDraft& draft, TimePoint now) {
   std::string id = newId("opt");
+  std::string at = formatIso(now);
   NullableText keyword(draft.keyword), message(draft.inbound_message_id);
   std::string recorded;
   sql << "INSERT INTO opt_outs (id, account_id, mode, phone_number, from_number, keyword_used, "
-         "inbound_message_id) VALUES (:id, :a, :m, :p, :f, :k, :msg) "
+         "inbound_message_id, opted_out_at) VALUES (:id, :account, :mode, :phone, :from, "
+         ":keyword, :message, :now::timestamptz) "
          "ON CONFLICT (account_id, mode, phone_number, from_number) WHERE reinstated_at IS NULL "
          "DO NOTHING RETURNING id",
-      soci::use(id), soci::use(draft.account_id), soci::use(draft.mode),
-      soci::use(draft.phone_number), soci::use(draft.from_number),
-      soci::use(keyword.text, keyword.indicator), soci::use(message.text, message.indicator),
+      soci::use(id, "id"), soci::use(draft.account_id, "account"), soci::use(draft.mode, "mode"),
+      soci::use(draft.phone_number, "phone"), soci::use(draft.from_number, "from"),
+      soci::use(keyword.text, keyword.indicator, "keyword"),
+      soci::use(message.text, message.indicator, "message"), soci::use(at, "now"),
       soci::into(recorded);
   return sql.got_data();
 }
 
-bool reinstateOptOut(soci::session& sql, const OptOutDraft& draft) {
+bool reinstateOptOut(soci::session& sql, const OptOutDraft& draft, TimePoint now) {
   NullableText keyword(draft.keyword), message(draft.inbound_message_id);
+  std::string at = formatIso(now);
   std::string reinstated;
-  sql << "UPDATE opt_outs SET reinstated_at = now(), reinstate_keyword = :k, "
-         "reinstate_message_id = :msg WHERE account_id = :a AND mode = :m AND phone_number = :p "
-         "AND from_number = :f AND reinstated_at IS NULL RETURNING id",
-      soci::use(keyword.text, keyword.indicator), soci::use(message.text, message.indicator),
-      soci::use(draft.account_id), soci::use(draft.mode), soci::use(draft.phone_number),
-      soci::use(draft.from_number), soci::into(reinstated);
+  sql << "UPDATE opt_outs SET reinstated_at = :now::timestamptz, reinstate_keyword = :keyword, "
+         "reinstate_message_id = :message WHERE account_id = :account AND mode = :mode "
+         "AND phone_number = :phone AND from_number = :from AND reinstated_at IS NULL RETURNING id",
+      soci::use(at, "now"), soci::use(keyword.text, keyword.indicator, "keyword"),
+      soci::use(message.text, message.indicator, "message"), soci::use(draft.account_id, "account"),
+      soci::use(draft.mode, "mode"), soci::use(draft.phone_number, "phone"),
+      soci::use(draft.from_number, "from"), soci::into(reinstated);
   return sql.got_data();
 }
 

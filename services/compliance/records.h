@@ -40,9 +40,9 @@ struct ConsentTally {
 ConsentTally recordNewConsents(soci::session& sql, const std::string& account_id,
                                const std::string& mode, const std::vector<ConsentDraft>& drafts,
                                const std::string& batch_id);
-// Revokes every ACTIVE consent of the number; returns how many.
+// Revokes every ACTIVE consent of the number as of `now`; returns how many.
 int revokeConsents(soci::session& sql, const std::string& account_id, const std::string& mode,
-                   const std::string& phone_number, const std::string& reason);
+                   const std::string& phone_number, const std::string& reason, TimePoint now);
 
 struct OptOutDraft {
   std::string account_id;
@@ -53,9 +53,9 @@ struct OptOutDraft {
   std::optional<std::string> inbound_message_id;  // the STOP text
 };
 
-// True when recorded now; false when one was already in force.
-bool recordOptOut(soci::session& sql, const OptOutDraft& draft);
-// Reinstates the opt-out in force (START, UNSTOP); true when there was one.
-bool reinstateOptOut(soci::session& sql, const OptOutDraft& draft);
+// True when recorded (as of `now`); false when one was already in force.
+bool recordOptOut(soci::session& sql, const OptOutDraft& draft, TimePoint now);
+// Reinstates the opt-out in force (START, UNSTOP) as of `now`; true when there was one.
+bool reinstateOptOut(soci::session& sql, const OptOutDraft& draft, TimePoint now);
 
 }  // namespace smsgw::compliance

@@ -40,10 +40,11 @@ ConsentDecision checkConsentNow(db::Database& db, const Caller& caller, const st
   return decision;
 }
 
-void revokeApiConsents(db::Database& db, const Caller& caller, const std::string& phone) {
+void revokeApiConsents(db::Database& db, const Caller& caller, const std::string& phone,
+                       TimePoint now) {
   db::Session sql(db);
   int revoked =
-      revokeConsents(*sql, caller.account_id, modeOf(caller), phone, "revoked_through_api");
+      revokeConsents(*sql, caller.account_id, modeOf(caller), phone, "revoked_through_api", now);
   if (!revoked) throw ApiError(ErrorCode::NOT_FOUND, {{"reason", "no_active_consent"}});
 }
 
@@ -60,7 +61,7 @@ nlohmann::json optOutPage(db::Database& db, const Caller& caller, const std::str
 }
 
 void recordApiOptOut(db::Database& db, const Caller& caller, const std::string& phone,
-                     const std::string& from) {
+                     const std::string& from, TimePoint now) {
   db::Session sql(db);
   if (caller.live()) {
     int held = 0;
@@ -69,7 +70,8 @@ void recordApiOptOut(db::Database& db, const Caller& caller, const std::string& 
         soci::use(caller.account_id), soci::use(from), soci::into(held);
     if (!held) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from_number", from}});
   }
-  recordOptOut(*sql, {caller.account_id, modeOf(caller), phone, from, std::nullopt, std::nullopt});
+  recordOptOut(*sql, {caller.account_id, modeOf(caller), phone, from, std::nullopt, std::nullopt},
+               now);
 }
 
 }  // namespace smsgw::compliance

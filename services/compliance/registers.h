@@ -23,13 +23,14 @@ void recordApiConsent(db::Database& db, const Caller& caller, const ConsentDraft
 ConsentDecision checkConsentNow(db::Database& db, const Caller& caller, const std::string& phone,
                                 const std::optional<std::string>& from, TimePoint now);
 // Revokes the number's ACTIVE consents; NOT_FOUND (no_active_consent) when there were none.
-void revokeApiConsents(db::Database& db, const Caller& caller, const std::string& phone);
+void revokeApiConsents(db::Database& db, const Caller& caller, const std::string& phone,
+                       TimePoint now);
 
 nlohmann::json optOutPage(db::Database& db, const Caller& caller, const std::string& phone,
                           const std::string& from, int limit, int offset);
 // An opt-out recorded by the account (no opt_out.recorded event: spec "Opt-out"). A LIVE key
 // names a number the account holds (PHONE_NUMBER_NOT_OWNED otherwise).
 void recordApiOptOut(db::Database& db, const Caller& caller, const std::string& phone,
-                     const std::string& from);
+                     const std::string& from, TimePoint now);
 
 }  // namespace smsgw::compliance

@@ -13,23 +13,23 @@ namespace smsgw::messaging {
 void queueMessage(soci::session& sql, const QueuedMessage& message) {
   const auto& move = transitionOf(Move::Accept);
   std::string status(toString(move.to));
-  std::string at = message.created_at ? formatIso(*message.created_at) : "";
-  soci::indicator at_ind = message.created_at ? soci::i_ok : soci::i_null;
+  std::string at = formatIso(message.created_at);
   std::string body = message.body.value_or(""), keyword = message.auto_reply_keyword.value_or("");
   soci::indicator body_ind = message.body ? soci::i_ok : soci::i_null;
   soci::indicator keyword_ind = message.auto_reply_keyword ? soci::i_ok : soci::i_null;
   int verification = message.is_verification ? 1 : 0;
   sql << "INSERT INTO messages (id, account_id, direction, from_number, to_number, body, status, "
          "segment_count, mode, cost_cents, part_price_cents, auto_reply_keyword, "
-         "is_verification, created_at, updated_at) VALUES (:id, :a, 'OUTBOUND', :f, :t, :b, :s, "
-         ":parts, :m, :cost, :part_price, :k, :verification::int::boolean, "
-         "coalesce(:at::timestamptz, now()), "
-         "coalesce(:at2::timestamptz, now()))",
-      soci::use(message.id), soci::use(message.account_id), soci::use(message.from),
-      soci::use(message.to), soci::use(body, body_ind), soci::use(status), soci::use(message.parts),
-      soci::use(message.mode), soci::use(message.cost_cents), soci::use(message.part_price_cents),
-      soci::use(keyword, keyword_ind), soci::use(verification), soci::use(at, at_ind),
-      soci::use(at, at_ind);
+         "is_verification, created_at, updated_at) VALUES (:id, :account, 'OUTBOUND', :from, :to, "
+         ":body, :status, :parts, :mode, :cost, :part_price, :keyword, "
+         ":verification::int::boolean, :at::timestamptz, :at::timestamptz)",
+      soci::use(message.id, "id"), soci::use(message.account_id, "account"),
+      soci::use(message.from, "from"), soci::use(message.to, "to"),
+      soci::use(body, body_ind, "body"), soci::use(status, "status"),
+      soci::use(message.parts, "parts"), soci::use(message.mode, "mode"),
+      soci::use(message.cost_cents, "cost"), soci::use(message.part_price_cents, "part_price"),
+      soci::use(keyword, keyword_ind, "keyword"), soci::use(verification, "verification"),
+      soci::use(at, "at");
   topics::raiseEvent(sql, {message.account_id, std::string(move.event), message.mode == "LIVE",
                            queuedEvent({message.id, message.from, message.to})});
   topics::OutboundSms record{message.id, message.account_id, message.from, message.mode};

@@ -26,7 +26,7 @@ struct QueuedMessage {
   // STOP, START or HELP: the automatic reply to that keyword.
   std::optional<std::string> auto_reply_keyword = std::nullopt;
   bool is_verification = false;
-  std::optional<TimePoint> created_at = std::nullopt;  // none: the transaction's time
+  TimePoint created_at;  // the caller's time
 };
 
 void queueMessage(soci::session& sql, const QueuedMessage& message);

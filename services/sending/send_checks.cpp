@@ -56,7 +56,8 @@ void checkDestinationNumber(const Caller& caller, const E164& to) {
   }
 }
 
-std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to) {
+std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to,
+                           TimePoint now) {
   LookupResult lookup = carrier.lookupNumber(to.str());
   if (!lookup.ok) {
     spdlog::warn("number lookup for a send failed; sending without it");
@@ -64,10 +65,12 @@ std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164&
   }
   std::string type = lineTypeName(lookup.line_type);
   db::Session sql(db);
-  *sql << "INSERT INTO number_lookups (phone_number, line_type) VALUES (:n, :t) "
+  std::string at = formatIso(now);
+  *sql << "INSERT INTO number_lookups (phone_number, line_type, looked_up_at) "
+          "VALUES (:number, :type, :now::timestamptz) "
           "ON CONFLICT (phone_number) DO UPDATE SET line_type = excluded.line_type, "
-          "looked_up_at = now()",
-      soci::use(to.str()), soci::use(type);
+          "looked_up_at = excluded.looked_up_at",
+      soci::use(to.str(), "number"), soci::use(type, "type"), soci::use(at, "now");
   return type;
 }
 

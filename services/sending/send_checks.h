@@ -10,6 +10,7 @@
 #include "db/database.h"
 #include "domain/caller.h"
 #include "domain/carrier_client.h"
+#include "domain/clock.h"
 #include "domain/fence.h"
 #include "domain/phone.h"
 #include "domain/sms_segments.h"
@@ -24,7 +25,7 @@ void checkDestinationNumber(const Caller& caller, const E164& to);
 // The carrier's number lookup for a LIVE destination the cache does not know, cached (in its
 // own statement: the answer is kept whatever the send decides). "unknown" when the carrier
 // cannot answer; that is not cached and lets the send through (the carrier refuses a landline).
-std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to);
+std::string lookUpLineType(db::Database& db, CarrierClient& carrier, const E164& to, TimePoint now);
 
 // LIVE: NOT_A_MOBILE_NUMBER for a landline or VoIP line type, then UNDELIVERABLE_NUMBER.
 void checkLiveDestination(const std::string& line_type, const KnownDestination& known,

@@ -85,7 +85,9 @@ TEST_F(ConsentCheckTest, ExpressConsentNeverExpiresAndIsPreferred) {
 TEST_F(ConsentCheckTest, RevokedConsentIsNoConsent) {
   record("EXPRESS");
   db::Session sql(database_);
-  EXPECT_EQ(compliance::revokeConsents(*sql, account_, "LIVE", kSubscriber, "test"), 1);
+  EXPECT_EQ(compliance::revokeConsents(*sql, account_, "LIVE", kSubscriber, "test",
+                                       at("2026-12-01T00:00:00Z")),
+            1);
   auto decision = check(at("2027-01-01T00:00:00Z"));
   EXPECT_EQ(decision.reason, "NO_CONSENT");
   EXPECT_EQ(decision.refusal(), ErrorCode::NO_CONSENT);
@@ -95,18 +97,18 @@ TEST_F(ConsentCheckTest, AnOptOutRefusesTheNumberItWasGivenForUntilReinstated) {
   record("EXPRESS");
   db::Session sql(database_);
   compliance::OptOutDraft stop{account_, "LIVE", kSubscriber, "+14165550100", "STOP", std::nullopt};
-  EXPECT_TRUE(compliance::recordOptOut(*sql, stop));
-  EXPECT_FALSE(compliance::recordOptOut(*sql, stop)) << "one opt-out in force";
   TimePoint now = at("2027-01-01T00:00:00Z");
+  EXPECT_TRUE(compliance::recordOptOut(*sql, stop, now));
+  EXPECT_FALSE(compliance::recordOptOut(*sql, stop, now)) << "one opt-out in force";
   EXPECT_EQ(check(now, "+14165550100").refusal(), ErrorCode::OPT_OUT_BLOCKED);
   EXPECT_TRUE(check(now, "+14165550199").allowed) << "another sending number";
   EXPECT_EQ(check(now).reason, "OPT_OUT") << "without a sending number, any opt-out refuses";
   EXPECT_FALSE(check(now, "+14165550100", "TEST").allowed) << "LIVE consent is not TEST consent";
 
-  EXPECT_TRUE(compliance::reinstateOptOut(
-      *sql, {account_, "LIVE", kSubscriber, "+14165550100", "START", std::nullopt}));
-  EXPECT_FALSE(compliance::reinstateOptOut(
-      *sql, {account_, "LIVE", kSubscriber, "+14165550100", "START", std::nullopt}));
+  compliance::OptOutDraft start{account_,       "LIVE",  kSubscriber,
+                                "+14165550100", "START", std::nullopt};
+  EXPECT_TRUE(compliance::reinstateOptOut(*sql, start, now));
+  EXPECT_FALSE(compliance::reinstateOptOut(*sql, start, now));
   EXPECT_TRUE(check(now, "+14165550100").allowed);
-  EXPECT_TRUE(compliance::recordOptOut(*sql, stop)) << "a later STOP records a new opt-out";
+  EXPECT_TRUE(compliance::recordOptOut(*sql, stop, now)) << "a later STOP records a new opt-out";
 }
