@@ -20,19 +20,20 @@ int publishBatch(db::Database& db, const BillingPassOptions& options, const char
   db::Session sql(db);
   soci::transaction tx(*sql);
   std::string as_of = formatIso(options.as_of);
+  std::string now = formatIso(options.now);
   std::string account = options.account_id.value_or("");
   int republish_seconds = static_cast<int>(options.republish_after.count());
   soci::rowset<soci::row> rows =
       (sql->prepare << "WITH due AS (SELECT id, " + period_expression +
                            " AS period FROM phone_numbers WHERE " + due_condition +
-                           " AND (billing_enqueued_at IS NULL OR billing_enqueued_at <= now() - "
-                           "make_interval(secs => :republish)) "
-                           "AND (:account = '' OR account_id = :account2) "
+                           " AND (billing_enqueued_at IS NULL OR billing_enqueued_at <= "
+                           ":now::timestamptz - make_interval(secs => :republish)) "
+                           "AND (:account = '' OR account_id = :account) "
                            "ORDER BY id LIMIT :batch FOR UPDATE SKIP LOCKED) "
-                           "UPDATE phone_numbers p SET billing_enqueued_at = now() FROM due "
-                           "WHERE p.id = due.id RETURNING p.id, due.period",
-       soci::use(as_of), soci::use(republish_seconds), soci::use(account), soci::use(account),
-       soci::use(kBatch));
+                           "UPDATE phone_numbers p SET billing_enqueued_at = :now::timestamptz "
+                           "FROM due WHERE p.id = due.id RETURNING p.id, due.period",
+       soci::use(as_of, "as_of"), soci::use(now, "now"), soci::use(republish_seconds, "republish"),
+       soci::use(account, "account"), soci::use(kBatch, "batch"));
   int published = 0;
   for (const auto& row : rows) {
     topics::BillingRent record{row.get<std::string>(0), action, row.get<int>(1), as_of};
@@ -68,7 +69,8 @@ BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
       settleStalePurchases(db, carrier, options.stale_after, options.now, options.account_id);
   report.releases_finished =
       retryStaleReleases(db, carrier, options.stale_after, options.now, options.account_id);
-  report.releases_in_doubt = releasesInDoubt(db, options.stale_after, options.account_id);
+  report.releases_in_doubt =
+      releasesInDoubt(db, options.stale_after, options.now, options.account_id);
   return report;
 }
 

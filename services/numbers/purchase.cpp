@@ -34,7 +34,8 @@ int price(soci::session& sql, const std::string& code) {
 }
 
 // The charge and the PENDING purchase, in one transaction; refusals change nothing.
-Purchase charge(db::Database& db, const std::string& account_id, const E164& number) {
+Purchase charge(db::Database& db, const std::string& account_id, const E164& number,
+                TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   // Purchases of one account queue here, so the in-flight and limit checks see each other.
@@ -76,12 +77,14 @@ Purchase charge(db::Database& db, const std::string& account_id, const E164& num
   if (posted.outcome == db::LedgerOutcome::InsufficientBalance) {
     throw ApiError(ErrorCode::INSUFFICIENT_BALANCE, {{"required_cents", purchase.total()}});
   }
+  std::string created_at = formatIso(now);
   *sql << "INSERT INTO number_purchases (id, account_id, phone_number, number_type, "
-          "monthly_cost_cents, activation_fee_cents, status) "
-          "VALUES (:id, :a, :n, :t, :m, :f, 'PENDING')",
-      soci::use(purchase.id), soci::use(purchase.account_id), soci::use(purchase.phone_number),
-      soci::use(purchase.number_type), soci::use(purchase.monthly_cost_cents),
-      soci::use(purchase.activation_fee_cents);
+          "monthly_cost_cents, activation_fee_cents, status, created_at) "
+          "VALUES (:id, :account, :number, :type, :monthly, :fee, 'PENDING', :now::timestamptz)",
+      soci::use(purchase.id, "id"), soci::use(purchase.account_id, "account"),
+      soci::use(purchase.phone_number, "number"), soci::use(purchase.number_type, "type"),
+      soci::use(purchase.monthly_cost_cents, "monthly"),
+      soci::use(purchase.activation_fee_cents, "fee"), soci::use(created_at, "now");
   tx.commit();
   return purchase;
 }
@@ -129,24 +132,25 @@ PurchaseOutcome recordedOutcome(soci::session& sql, const std::string& purchase_
   return failed(purchase_id, "", reason_ind == soci::i_ok ? reason : "");
 }
 
-void refund(soci::session& sql, const Purchase& p, const std::string& reason) {
+void refund(soci::session& sql, const Purchase& p, const std::string& reason, TimePoint now) {
   db::postLedgerEntry(sql, {p.account_id, p.total(), "number_purchase_refund", p.id,
                             "Refund: phone number " + p.phone_number + " not provisioned"});
-  sql << "UPDATE number_purchases SET status = 'FAILED', failure_reason = :r, settled_at = now() "
-         "WHERE id = :id",
-      soci::use(reason), soci::use(p.id);
+  std::string settled_at = formatIso(now);
+  sql << "UPDATE number_purchases SET status = 'FAILED', failure_reason = :reason, "
+         "settled_at = :now::timestamptz WHERE id = :id",
+      soci::use(reason, "reason"), soci::use(settled_at, "now"), soci::use(p.id, "id");
 }
 
 // Each settle step returns nothing when another settler already moved the purchase on.
 using Settled = std::optional<PurchaseOutcome>;
 
 Settled fail(db::Database& db, const std::string& purchase_id, const std::string& reason,
-             const std::string& carrier_code) {
+             const std::string& carrier_code, TimePoint now) {
   db::Session sql(db);
   soci::transaction tx(*sql);
   auto p = lockPending(*sql, purchase_id);
   if (!p) return std::nullopt;
-  refund(*sql, *p, reason);
+  refund(*sql, *p, reason, now);
   tx.commit();
   return failed(purchase_id, carrier_code, reason);
 }
@@ -164,7 +168,7 @@ Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now
     // Our records say another account holds it; never let two accounts share a number.
     spdlog::error("carrier sold {} which another account holds; refunding purchase {}",
                   p->phone_number, p->id);
-    refund(*sql, *p, "already held");
+    refund(*sql, *p, "already held", now);
     tx.commit();
     return failed(purchase_id, "", "already held");
   }
@@ -186,8 +190,10 @@ Settled complete(db::Database& db, const std::string& purchase_id, TimePoint now
       soci::use(area_code), soci::use(region_text, region_ind), soci::use(capabilities),
       soci::use(p->number_type), soci::use(p->monthly_cost_cents), soci::use(provisioned_at),
       soci::use(next_due), soci::use(carrier_number_id, carrier_id_ind);
-  *sql << "UPDATE number_purchases SET status = 'COMPLETED', settled_at = now() WHERE id = :id",
-      soci::use(p->id);
+  std::string settled_at = formatIso(now);
+  *sql << "UPDATE number_purchases SET status = 'COMPLETED', settled_at = :now::timestamptz "
+          "WHERE id = :id",
+      soci::use(settled_at, "now"), soci::use(p->id, "id");
   tx.commit();
   return completed(purchase_id, id);
 }
@@ -222,7 +228,7 @@ Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purc
   if (order.kind == Kind::Done)
     return complete(db, purchase_id, now, carrier.carrierNumberId(number));
   if (order.kind == Kind::Refused || order.kind == Kind::NotHeld) {
-    return fail(db, purchase_id, "carrier refused: " + order.error_detail, order.error_code);
+    return fail(db, purchase_id, "carrier refused: " + order.error_detail, order.error_code, now);
   }
   spdlog::warn("purchase {} of {} left pending: {}", purchase_id, number,
                order.kind == Kind::Pending ? "the carrier's order is pending"
@@ -239,7 +245,7 @@ Settled settle(db::Database& db, CarrierClient& carrier, const std::string& purc
 
 PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
                                const std::string& account_id, const E164& number, TimePoint now) {
-  Purchase purchase = charge(db, account_id, number);
+  Purchase purchase = charge(db, account_id, number, now);
   NumberOperation order = carrier.orderNumber(purchase.phone_number, purchase.id);
   Settled settled = settle(db, carrier, purchase.id, purchase.phone_number, order, now);
   if (!settled) {  // the billing pass settled it meanwhile (a very slow carrier)
@@ -256,12 +262,13 @@ int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::
   {
     db::Session sql(db);
     int seconds = static_cast<int>(stale_after.count());
-    std::string account = account_id.value_or("");
+    std::string account = account_id.value_or(""), now_text = formatIso(now);
     soci::rowset<soci::row> rows =
         (sql->prepare << "SELECT id, phone_number FROM number_purchases WHERE status = 'PENDING' "
-                         "AND created_at <= now() - make_interval(secs => :s) "
-                         "AND (:a = '' OR account_id = :a2) ORDER BY created_at LIMIT 100",
-         soci::use(seconds), soci::use(account), soci::use(account));
+                         "AND created_at <= :now::timestamptz - make_interval(secs => :seconds) "
+                         "AND (:account = '' OR account_id = :account) "
+                         "ORDER BY created_at LIMIT 100",
+         soci::use(now_text, "now"), soci::use(seconds, "seconds"), soci::use(account, "account"));
     for (const auto& row : rows)
       stale.emplace_back(row.get<std::string>(0), row.get<std::string>(1));
   }

@@ -39,8 +39,8 @@ struct PurchaseOutcome {
 PurchaseOutcome purchaseNumber(db::Database& db, CarrierClient& carrier,
                                const std::string& account_id, const E164& number, TimePoint now);
 
-// Settles purchases PENDING for longer than `stale_after` (by the database's clock, like
-// their created_at), of one account when given; returns how many were settled.
+// Settles purchases PENDING for longer than `stale_after` at `now`, of one account when given;
+// returns how many were settled.
 int settleStalePurchases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
                          TimePoint now, const std::optional<std::string>& account_id = {});
 

@@ -17,22 +17,24 @@ enum class From { AnyHeld, ExpiredSuspension };
 
 // Marks the number RELEASING; returns its E.164 when it may be released.
 std::optional<std::string> beginRelease(db::Database& db, const std::string& number_id,
-                                        const std::string& reason, From from, TimePoint as_of) {
+                                        const std::string& reason, From from, TimePoint as_of,
+                                        TimePoint now) {
   db::Session sql(db);
   std::string phone_number;
-  std::string as_of_text = formatIso(as_of);
+  std::string as_of_text = formatIso(as_of), now_text = formatIso(now);
   int expired_only = from == From::ExpiredSuspension ? 1 : 0;
   // A number already RELEASING keeps the status to return to and its first reason.
   *sql << "UPDATE phone_numbers SET "
           "status_before_release = CASE WHEN status = 'RELEASING' THEN status_before_release "
           "ELSE status END, "
           "release_reason = CASE WHEN status = 'RELEASING' THEN release_reason ELSE :reason END, "
-          "status = 'RELEASING', release_requested_at = now() "
+          "status = 'RELEASING', release_requested_at = :now::timestamptz "
           "WHERE id = :id AND CASE WHEN :expired_only = 1 "
           "THEN status = 'SUSPENDED' AND grace_ends_at <= :as_of::timestamptz "
           "ELSE status IN ('ACTIVE', 'SUSPENDED', 'RELEASING') END "
           "RETURNING phone_number",
-      soci::use(reason), soci::use(number_id), soci::use(expired_only), soci::use(as_of_text),
+      soci::use(reason, "reason"), soci::use(now_text, "now"), soci::use(number_id, "id"),
+      soci::use(expired_only, "expired_only"), soci::use(as_of_text, "as_of"),
       soci::into(phone_number);
   if (!sql->got_data()) return std::nullopt;
   return phone_number;
@@ -103,7 +105,7 @@ ReleaseResult finishRelease(db::Database& db, CarrierClient& carrier, const std:
 
 ReleaseResult releaseNumber(db::Database& db, CarrierClient& carrier, const std::string& number_id,
                             const std::string& reason, TimePoint now) {
-  auto phone_number = beginRelease(db, number_id, reason, From::AnyHeld, now);
+  auto phone_number = beginRelease(db, number_id, reason, From::AnyHeld, now, now);
   if (!phone_number) return {ReleaseResult::Kind::NotReleasable, "", ""};
   return finishRelease(db, carrier, number_id, *phone_number, reason, now);
 }
@@ -112,7 +114,7 @@ ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
                                        const std::string& number_id, TimePoint as_of,
                                        TimePoint now) {
   auto phone_number =
-      beginRelease(db, number_id, kSuspendedGraceExpired, From::ExpiredSuspension, as_of);
+      beginRelease(db, number_id, kSuspendedGraceExpired, From::ExpiredSuspension, as_of, now);
   if (!phone_number) return {ReleaseResult::Kind::NotReleasable, "", ""};
   return finishRelease(db, carrier, number_id, *phone_number, kSuspendedGraceExpired, now);
 }
@@ -126,14 +128,14 @@ int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::se
   {
     db::Session sql(db);
     int seconds = static_cast<int>(stale_after.count());
-    std::string account = account_id.value_or("");
+    std::string account = account_id.value_or(""), now_text = formatIso(now);
     soci::rowset<soci::row> rows =
-        (sql->prepare
-             << "SELECT id, phone_number, release_reason FROM phone_numbers "
-                "WHERE status = 'RELEASING' "
-                "AND release_requested_at <= now() - make_interval(secs => :s) "
-                "AND (:a = '' OR account_id = :a2) ORDER BY release_requested_at LIMIT 100",
-         soci::use(seconds), soci::use(account), soci::use(account));
+        (sql->prepare << "SELECT id, phone_number, release_reason FROM phone_numbers "
+                         "WHERE status = 'RELEASING' AND release_requested_at <= "
+                         ":now::timestamptz - make_interval(secs => :seconds) "
+                         "AND (:account = '' OR account_id = :account) "
+                         "ORDER BY release_requested_at LIMIT 100",
+         soci::use(now_text, "now"), soci::use(seconds, "seconds"), soci::use(account, "account"));
     for (const auto& row : rows) {
       stale.push_back({row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
     }
@@ -146,16 +148,17 @@ int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::se
   return finished;
 }
 
-int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after,
+int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after, TimePoint now,
                     const std::optional<std::string>& account_id) {
   db::Session sql(db);
   int seconds = static_cast<int>(stale_after.count());
-  std::string account = account_id.value_or("");
+  std::string account = account_id.value_or(""), now_text = formatIso(now);
   int in_doubt = 0;
   *sql << "SELECT count(*) FROM phone_numbers WHERE status = 'RELEASING' "
-          "AND release_requested_at <= now() - make_interval(secs => :s) "
-          "AND (:a = '' OR account_id = :a2)",
-      soci::use(seconds), soci::use(account), soci::use(account), soci::into(in_doubt);
+          "AND release_requested_at <= :now::timestamptz - make_interval(secs => :seconds) "
+          "AND (:account = '' OR account_id = :account)",
+      soci::use(now_text, "now"), soci::use(seconds, "seconds"), soci::use(account, "account"),
+      soci::into(in_doubt);
   return in_doubt;
 }
 

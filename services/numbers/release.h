@@ -42,15 +42,15 @@ ReleaseResult releaseExpiredSuspension(db::Database& db, CarrierClient& carrier,
                                        const std::string& number_id, TimePoint as_of,
                                        TimePoint now);
 
-// Asks the carrier again for numbers left RELEASING for longer than `stale_after` (measured
-// by the database's clock, like release_requested_at), of one account when given.
+// Asks the carrier again for numbers left RELEASING for longer than `stale_after` at `now`, of
+// one account when given.
 int retryStaleReleases(db::Database& db, CarrierClient& carrier, std::chrono::seconds stale_after,
                        TimePoint now, const std::optional<std::string>& account_id = {});
 
 // Numbers left RELEASING for longer than `stale_after`: the carrier has confirmed neither that
 // it let them go nor that it keeps them. The customer pays no rent for them, but the carrier
 // may still bill the operator, so the rent-billing worker reports the count as a metric.
-int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after,
+int releasesInDoubt(db::Database& db, std::chrono::seconds stale_after, TimePoint now,
                     const std::optional<std::string>& account_id = {});
 
 }  // namespace smsgw::numbers

@@ -94,7 +94,7 @@ void suspend(soci::session& sql, const RentedNumber& number, TimePoint as_of,
 }  // namespace
 
 RentOutcome collectRent(soci::session& sql, const std::string& number_id, int period,
-                        TimePoint as_of, const RentSettings& settings) {
+                        TimePoint as_of, TimePoint now, const RentSettings& settings) {
   auto number = lockNumber(sql, number_id);
   if (!number ||
       !rentIsDue({number->status, number->periods_paid, number->next_due_at}, period, as_of)) {
@@ -114,8 +114,9 @@ RentOutcome collectRent(soci::session& sql, const std::string& number_id, int pe
     topics::BillingRent next{number->id, "collect", period + 1, formatIso(as_of)};
     db::enqueueOutbox(sql, std::string(topics::kBillingRent.name), number->id,
                       next.toJson().dump());
-    sql << "UPDATE phone_numbers SET billing_enqueued_at = now() WHERE id = :id",
-        soci::use(number->id);
+    std::string enqueued_at = formatIso(now);
+    sql << "UPDATE phone_numbers SET billing_enqueued_at = :now::timestamptz WHERE id = :id",
+        soci::use(enqueued_at, "now"), soci::use(number->id, "id");
   }
   return RentOutcome::Collected;
 }
@@ -143,10 +144,10 @@ int reactivateSuspended(soci::session& sql, const std::string& account_id, TimeP
 }
 
 RentOutcome collectRent(db::Database& db, const std::string& number_id, int period, TimePoint as_of,
-                        const RentSettings& settings) {
+                        TimePoint now, const RentSettings& settings) {
   db::Session sql(db);
   soci::transaction tx(*sql);
-  RentOutcome outcome = collectRent(*sql, number_id, period, as_of, settings);
+  RentOutcome outcome = collectRent(*sql, number_id, period, as_of, now, settings);
   tx.commit();
   return outcome;
 }

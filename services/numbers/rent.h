@@ -25,12 +25,13 @@ enum class RentOutcome {
 };
 
 // Collects rent period `period` of a number as of `as_of`. When later periods are due by
-// `as_of` too (a pass run long after the due date), the next one is queued on billing.rent.
+// `as_of` too (a pass run long after the due date), the next one is queued on billing.rent,
+// stamped with the real time `now` (the billing pass republishes what stays unhandled).
 RentOutcome collectRent(soci::session& sql, const std::string& number_id, int period,
-                        TimePoint as_of, const RentSettings& settings);
+                        TimePoint as_of, TimePoint now, const RentSettings& settings);
 // The same in a transaction of its own.
 RentOutcome collectRent(db::Database& db, const std::string& number_id, int period, TimePoint as_of,
-                        const RentSettings& settings);
+                        TimePoint now, const RentSettings& settings);
 
 // Collects what the account's SUSPENDED numbers owe, oldest suspension (then oldest number)
 // first, while the

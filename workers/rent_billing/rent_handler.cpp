@@ -12,8 +12,9 @@ topics::Outcome RentHandler::operator()(const topics::Record& record) {
   if (!as_of) throw topics::PermanentError("unreadable as_of " + work.as_of);
   bool changed = false;
   if (work.action == "collect") {
-    changed = numbers::collectRent(context_.db, work.phone_number_id, work.period, *as_of,
-                                   settings_) != numbers::RentOutcome::NothingDue;
+    changed =
+        numbers::collectRent(context_.db, work.phone_number_id, work.period, *as_of,
+                             context_.clock.now(), settings_) != numbers::RentOutcome::NothingDue;
   } else {
     // A carrier that cannot be reached leaves the number RELEASING; the billing pass retries.
     auto released = numbers::releaseExpiredSuspension(context_.db, carrier_, work.phone_number_id,
