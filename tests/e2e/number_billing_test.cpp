@@ -93,6 +93,15 @@ TEST(AllowanceRequests, OnePendingAtATimeDecidedByStaffThreeADay) {
   Reply listed = api.call("GET", path, bearer(account.test_key));
   ASSERT_EQ(listed.body["data"].size(), 3u);
   EXPECT_EQ(listed.body["data"][0]["id"], third.body["id"]) << "newest first";
+  AdminRun staff_list = runAdmin("allowance list --account " + account.id);
+  ASSERT_EQ(staff_list.exit_code, 0);
+  ASSERT_EQ(staff_list.output["allowance_requests"].size(), 3u);
+  EXPECT_EQ(staff_list.output["allowance_requests"][0]["id"], third.body["id"]);
+  EXPECT_EQ(staff_list.output["allowance_requests"][0]["account_id"], account.id);
+  EXPECT_EQ(runAdmin("allowance list --status APPROVED --account " + account.id)
+                .output["allowance_requests"]
+                .size(),
+            1u);
   EXPECT_EQ(listed.body["data"][1]["status"], "APPROVED");
   EXPECT_EQ(listed.body["data"][1]["staff_note"], "Welcome");
   EXPECT_FALSE(listed.body["data"][1]["decided_at"].is_null());
