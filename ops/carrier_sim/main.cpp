@@ -81,6 +81,20 @@ class CallbackQueue {
     }
     wake_.notify_all();
   }
+  // Delivers at once on the caller's thread and returns the gateway's HTTP status; a callback
+  // the gateway did not take is then tried again from the queue like any other, as Telnyx
+  // retries an inbound text's webhook.
+  long sendNowOrRetry(const json& event) {
+    long status = sendNow(event);
+    if (status < 200 || status >= 300) {
+      {
+        std::lock_guard lock(mutex_);
+        items_.push_back({std::chrono::steady_clock::now() + kRetryAfter, event, 1, ""});
+      }
+      wake_.notify_all();
+    }
+    return status;
+  }
   // Delivers immediately on the caller's thread; returns the gateway's HTTP status.
   long sendNow(const json& event, int attempt = 1, const std::string& url = "") {
     const std::string& to = url.empty() ? url_ : url;
@@ -113,6 +127,7 @@ class CallbackQueue {
   // Like a real carrier, a callback the gateway did not take (down, restarting, 5xx) is tried
   // again, a second apart, for about a minute.
   static constexpr int kMaxCallbackAttempts = 60;
+  static constexpr std::chrono::seconds kRetryAfter{1};
   void run() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
@@ -132,7 +147,7 @@ class CallbackQueue {
       lock.lock();
       bool taken = status >= 200 && status < 300;
       if (!taken && ++item.attempts < kMaxCallbackAttempts) {
-        item.due = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        item.due = std::chrono::steady_clock::now() + kRetryAfter;
         items_.push_back(item);
       }
     }
@@ -635,7 +650,7 @@ class Simulator {
         {"parts", std::max(1, countSegments(text).parts)},
         {"received_at", formatIso(std::chrono::system_clock::now())},
         {"errors", json::array()}};
-    long status = callbacks_.sendNow(webhookEvent("message.received", payload));
+    long status = callbacks_.sendNowOrRetry(webhookEvent("message.received", payload));
     // Telnyx's own reply to a stop or start word reaches the handset, from the number texted.
     if (auto auto_reply = state_.autoReplyTo(body["from"], body["to"], text)) {
       SimMessage telnyx_reply;
