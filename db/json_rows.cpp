@@ -29,15 +29,10 @@ nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
   return out;
 }
 
-nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
-                             const std::string& account_id, const std::string& mode, int limit,
-                             int offset, const std::map<std::string, std::string>& filters) {
-  soci::statement statement = (sql.prepare << select);
-  statement.exchange(soci::use(account_id, "account"));
-  statement.exchange(soci::use(mode, "mode"));
-  statement.exchange(soci::use(limit, "limit"));
-  statement.exchange(soci::use(offset, "offset"));
-  for (const auto& [name, value] : filters) statement.exchange(soci::use(value, name));
+namespace {
+
+// Runs a statement whose parameters are already bound and whose one column is JSON text.
+nlohmann::json fetchJsonRows(soci::statement& statement) {
   std::string text;
   statement.exchange(soci::into(text));
   statement.define_and_bind();
@@ -45,6 +40,27 @@ nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
   nlohmann::json out = nlohmann::json::array();
   while (statement.fetch()) out.push_back(nlohmann::json::parse(text));
   return out;
+}
+
+}  // namespace
+
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
+                              const NamedValues& values) {
+  soci::statement statement = (sql.prepare << query);
+  for (const auto& [name, value] : values) statement.exchange(soci::use(value, name));
+  return fetchJsonRows(statement);
+}
+
+nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
+                             const std::string& account_id, const std::string& mode, int limit,
+                             int offset, const NamedValues& filters) {
+  soci::statement statement = (sql.prepare << select);
+  statement.exchange(soci::use(account_id, "account"));
+  statement.exchange(soci::use(mode, "mode"));
+  statement.exchange(soci::use(limit, "limit"));
+  statement.exchange(soci::use(offset, "offset"));
+  for (const auto& [name, value] : filters) statement.exchange(soci::use(value, name));
+  return fetchJsonRows(statement);
 }
 
 }  // namespace smsgw::db

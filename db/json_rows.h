@@ -24,11 +24,17 @@ std::optional<nlohmann::json> queryJson(soci::session& sql, const std::string& q
 nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
                               const std::string& param);
 
+// Text values bound by the names the query gives them (:name); a name may appear several times.
+using NamedValues = std::map<std::string, std::string>;
+// All rows, in order, as a JSON array, with every parameter bound by name.
+nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
+                              const NamedValues& values = {});
+
 // One page of an account's records in one mode: `select` names the parameters :account,
 // :mode, :limit and :offset, plus one per filter (an empty filter value means "any"; each name
 // may appear several times). Returns the rows in order.
 nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
                              const std::string& account_id, const std::string& mode, int limit,
-                             int offset, const std::map<std::string, std::string>& filters = {});
+                             int offset, const NamedValues& filters = {});
 
 }  // namespace smsgw::db

@@ -169,16 +169,13 @@ nlohmann::json createKey(db::Database& db, const Caller& caller, const NewKey& w
 
 nlohmann::json listKeys(db::Database& db, const Caller& caller, TimePoint now) {
   db::Session sql(db);
-  std::string at = formatIso(now);
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_key_resource(k)::text FROM api_keys k "
-                       "WHERE k.account_id = :account AND k.kind = 'USER' AND k.revoked_at IS NULL "
-                       "AND (k.expires_at IS NULL OR k.expires_at > :now::timestamptz) "
-                       "ORDER BY k.created_at DESC",
-       soci::use(caller.account_id, "account"), soci::use(at, "now"));
-  nlohmann::json keys = nlohmann::json::array();
-  for (const auto& text : rows) keys.push_back(nlohmann::json::parse(text));
-  return keys;
+  return db::queryJsonArray(
+      *sql,
+      "SELECT api_key_resource(k)::text FROM api_keys k "
+      "WHERE k.account_id = :account AND k.kind = 'USER' AND k.revoked_at IS NULL "
+      "AND (k.expires_at IS NULL OR k.expires_at > :now::timestamptz) "
+      "ORDER BY k.created_at DESC",
+      {{"account", caller.account_id}, {"now", formatIso(now)}});
 }
 
 nlohmann::json rotateKey(db::Database& db, const Caller& caller, const std::string& id,

@@ -4,25 +4,22 @@
 
 #include <stdexcept>
 
+#include "db/json_rows.h"
+
 namespace smsgw::numbers {
 
 nlohmann::json allowanceRequestsForStaff(db::Database& db, const std::string& status,
                                          const std::string& account_id) {
   db::Session sql(db);
-  nlohmann::json out = nlohmann::json::array();
-  soci::rowset<soci::row> rows =
-      (sql->prepare << "SELECT r.account_id, api_allowance_request(r)::text "
-                       "FROM allowance_requests r "
-                       "WHERE (:status = '' OR r.status = :status) "
-                       "AND (:account = '' OR r.account_id = :account) "
-                       "ORDER BY r.created_at DESC LIMIT 200",
-       soci::use(status, "status"), soci::use(account_id, "account"));
-  for (const auto& row : rows) {
-    auto request = nlohmann::json::parse(row.get<std::string>(1));
-    request["account_id"] = row.get<std::string>(0);
-    out.push_back(request);
-  }
-  return out;
+  // Staff read many accounts' requests at once, so each carries its account's id.
+  return db::queryJsonArray(*sql,
+                            "SELECT (api_allowance_request(r)::jsonb "
+                            "|| jsonb_build_object('account_id', r.account_id))::text "
+                            "FROM allowance_requests r "
+                            "WHERE (:status = '' OR r.status = :status) "
+                            "AND (:account = '' OR r.account_id = :account) "
+                            "ORDER BY r.created_at DESC LIMIT 200",
+                            {{"status", status}, {"account", account_id}});
 }
 
 std::optional<DecidedAllowance> decideAllowanceRequest(db::Database& db, const std::string& id,

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "db/json_rows.h"
 #include "domain/ids.h"
 
 namespace smsgw::numbers {
@@ -75,16 +76,13 @@ TollFreeOutcome setTollFreeVerification(db::Database& db, const std::string& num
 
 nlohmann::json releasingNumbers(db::Database& db) {
   db::Session sql(db);
-  nlohmann::json out = nlohmann::json::array();
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT json_build_object('id', id, 'account_id', account_id, "
-                       "'phone_number', phone_number, 'carrier_number_id', carrier_number_id, "
-                       "'release_reason', release_reason, "
-                       "'release_requested_at', iso_ts(release_requested_at))::text "
-                       "FROM phone_numbers WHERE status = 'RELEASING' "
-                       "ORDER BY release_requested_at, id");
-  for (const auto& text : rows) out.push_back(nlohmann::json::parse(text));
-  return out;
+  return db::queryJsonArray(*sql,
+                            "SELECT json_build_object('id', id, 'account_id', account_id, "
+                            "'phone_number', phone_number, 'carrier_number_id', carrier_number_id, "
+                            "'release_reason', release_reason, "
+                            "'release_requested_at', iso_ts(release_requested_at))::text "
+                            "FROM phone_numbers WHERE status = 'RELEASING' "
+                            "ORDER BY release_requested_at, id");
 }
 
 }  // namespace smsgw::numbers
