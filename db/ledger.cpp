@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include <cassert>
+#include <nlohmann/json.hpp>
 
 namespace smsgw::db {
 namespace {
@@ -21,27 +22,28 @@ std::vector<std::string_view> allVerdicts() {
 
 }  // namespace
 
-const Procedure kPostLedgerEntry{"post_ledger_entry",
-                                 {{"p_account", "text"},
-                                  {"p_amount", "bigint"},
-                                  {"p_kind", "text"},
-                                  {"p_reference", "text"},
-                                  {"p_description", "text"}},
-                                 "TABLE(outcome text, balance_after bigint)",
-                                 allVerdicts};
+const Procedure kPostLedgerEntries{
+    "post_ledger_entries",
+    {{"p_account", "text"}, {"p_amount", "bigint"}, {"p_kind", "text"}, {"p_entries", "jsonb"}},
+    "TABLE(outcome text, balance_after bigint)",
+    allVerdicts};
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& p) {
   assert(p.amount_cents != 0);
   // The balance check, the change and the ledger row are one call, which also says what came
   // of it: the rules live in the function alone.
+  // One entry of the batched form, which broadcasts and sends share.
+  std::string entries =
+      nlohmann::json::array({{{"reference", p.reference_id}, {"description", p.description}}})
+          .dump();
   std::string outcome;
   long long balance_after = 0;
   soci::indicator balance_ind = soci::i_null;
-  sql << kPostLedgerEntry.callText("outcome, balance_after"), soci::use(p.account_id, "p_account"),
-      soci::use(p.amount_cents, "p_amount"), soci::use(p.kind, "p_kind"),
-      soci::use(p.reference_id, "p_reference"), soci::use(p.description, "p_description"),
-      soci::into(outcome), soci::into(balance_after, balance_ind);
-  LedgerOutcome verdict = verdictOf(kPostLedgerEntry, kOutcomes, outcome);
+  sql << kPostLedgerEntries.callText("outcome, balance_after"),
+      soci::use(p.account_id, "p_account"), soci::use(p.amount_cents, "p_amount"),
+      soci::use(p.kind, "p_kind"), soci::use(entries, "p_entries"), soci::into(outcome),
+      soci::into(balance_after, balance_ind);
+  LedgerOutcome verdict = verdictOf(kPostLedgerEntries, kOutcomes, outcome);
   return {verdict, verdict == LedgerOutcome::Posted ? balance_after : 0};
 }
 

@@ -25,8 +25,9 @@ struct LedgerResult {
   long long balance_after_cents = 0;
 };
 
-// The SQL function post_ledger_entry, which holds the rules (procedure.h says how it is called).
-extern const Procedure kPostLedgerEntry;
+// The SQL function post_ledger_entries, which holds the rules (procedure.h says how it is
+// called); postLedgerEntry posts one entry through it.
+extern const Procedure kPostLedgerEntries;
 
 LedgerResult postLedgerEntry(soci::session& sql, const LedgerPosting& posting);
 

@@ -26,26 +26,29 @@ RETURNS TABLE (refusal text, send_at text, rendered text)
 LANGUAGE plpgsql AS $$
 DECLARE
   live boolean := p_mode = 'LIVE';
-  slot text;
+  slot timestamptz;
   message text;
 BEGIN
   IF live THEN
-    slot := reserve_send_slot(p_account, p_from, p_parts, p_toll_free_per_minute,
-                              p_local_per_minute, p_now);
+    SELECT s.first_at INTO slot
+    FROM reserve_send_slots(p_account, p_from, p_parts, 1, p_toll_free_per_minute,
+                            p_local_per_minute, p_now) s;
     IF slot IS NULL THEN
       RETURN QUERY SELECT 'PHONE_NUMBER_NOT_OWNED', NULL::text, NULL::text;
       RETURN;
     END IF;
   END IF;
   IF NOT p_queue_again THEN
-    message := insert_outbound_message(p_id, p_account, p_from, p_to, p_body, p_parts, p_mode,
-                                       p_cost_cents, p_part_price_cents, slot::timestamptz,
-                                       p_body_sha256, p_consent_type, p_status);
+    SELECT api_message(m)::text INTO message
+    FROM insert_outbound_messages(p_account, p_from, p_body, p_parts, p_mode, p_cost_cents,
+                                  p_part_price_cents, p_body_sha256, p_status, slot, interval '0',
+                                  jsonb_build_array(jsonb_build_object(
+                                    'id', p_id, 'to', p_to, 'consent', p_consent_type))) m;
   ELSE
     UPDATE messages m SET status = p_status, error_code = NULL, error_message = NULL,
       handoff_started_at = NULL, carrier_message_id = NULL, send_attempt = p_attempt,
       segment_count = p_parts, cost_cents = p_cost_cents, part_price_cents = p_part_price_cents,
-      send_at = slot::timestamptz, updated_at = p_now
+      send_at = slot, updated_at = p_now
     WHERE m.id = p_id AND failed_before_carrier(m.status, m.error_code);
     IF NOT FOUND THEN
       RETURN QUERY SELECT 'ALREADY_QUEUED', NULL::text, NULL::text;
@@ -60,8 +63,10 @@ BEGIN
   -- commit, so they are held for as little as possible. ALREADY_POSTED stands: a retry of the
   -- same attempt was charged once.
   IF live AND p_cost_cents > 0
-     AND (SELECT l.outcome FROM post_ledger_entry(p_account, -p_cost_cents, 'sms_outbound',
-                                                  p_charge_reference, p_charge_description) l)
+     AND (SELECT l.outcome FROM post_ledger_entries(
+            p_account, -p_cost_cents, 'sms_outbound',
+            jsonb_build_array(jsonb_build_object('reference', p_charge_reference,
+                                                 'description', p_charge_description))) l)
          = 'INSUFFICIENT_BALANCE' THEN
     RETURN QUERY SELECT 'INSUFFICIENT_BALANCE', NULL::text, NULL::text;
     RETURN;
@@ -69,5 +74,5 @@ BEGIN
   INSERT INTO account_send_hours AS h (account_id, mode, hour, sent)
   VALUES (p_account, p_mode, date_trunc('hour', p_now), 1)
   ON CONFLICT (account_id, mode, hour) DO UPDATE SET sent = h.sent + 1;
-  RETURN QUERY SELECT NULL::text, slot, message;
+  RETURN QUERY SELECT NULL::text, iso_ts(slot), message;
 END $$;

@@ -26,8 +26,10 @@ BEGIN
     RETURN;
   END IF;
   IF p_adjustment_cents <> 0
-     AND (SELECT l.outcome FROM post_ledger_entry(account, p_adjustment_cents, 'sms_adjustment',
-                                                  p_charge_reference, p_adjustment_description) l)
+     AND (SELECT l.outcome FROM post_ledger_entries(
+            account, p_adjustment_cents, 'sms_adjustment',
+            jsonb_build_array(jsonb_build_object('reference', p_charge_reference,
+                                                 'description', p_adjustment_description))) l)
          = 'POSTED' THEN
     cost_cents := cost_cents - p_adjustment_cents;
     UPDATE messages m SET cost_cents = record_carrier_acceptance.cost_cents WHERE m.id = p_id;

@@ -77,7 +77,7 @@ std::vector<Cell> Procedure::inOrder(
 }
 
 const std::vector<const Procedure*>& typedProcedures() {
-  static const std::vector<const Procedure*> all = {&kPostLedgerEntry,
+  static const std::vector<const Procedure*> all = {&kPostLedgerEntries,
                                                     &kAcceptOutboundMessage,
                                                     &kApplyCarrierReceipt,
                                                     &kAcceptBroadcastBatch,

@@ -156,8 +156,9 @@ TEST_F(BroadcastTest, ABalanceDrainedBetweenBatchesStopsTheRestAsResults) {
   // The checks see enough; a charge committed by another request leaves room for one batch.
   scratch_.exec(
       "CREATE FUNCTION drain() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-      "PERFORM post_ledger_entry(NEW.account_id, 4 - a.balance_cents, 'test_drain', "
-      "NEW.id, 'Spent elsewhere') FROM accounts a WHERE a.id = NEW.account_id; "
+      "PERFORM post_ledger_entries(NEW.account_id, 4 - a.balance_cents, 'test_drain', "
+      "jsonb_build_array(jsonb_build_object('reference', NEW.id, 'description', "
+      "'Spent elsewhere'))) FROM accounts a WHERE a.id = NEW.account_id; "
       "RETURN NULL; END $$");
   scratch_.exec(
       "CREATE TRIGGER drain AFTER INSERT ON broadcasts FOR EACH ROW EXECUTE "

@@ -59,6 +59,30 @@ TEST_F(SqlRulesTest, ALedgerPostingSaysWhetherItMovedWasPostedBeforeOrFoundTheBa
   EXPECT_EQ(rows, 1);
 }
 
+// The batched form a broadcast batch charges through: all entries move or none, each row with
+// the balance after it.
+TEST_F(SqlRulesTest, SeveralLedgerEntriesMoveTogetherOrNotAtAll) {
+  db::Session sql(database_);
+  auto post = [&](long long amount, const std::string& references) {
+    std::string outcome;
+    *sql << "SELECT outcome FROM post_ledger_entries(:a, :amount, 'sms_outbound', "
+            "(SELECT jsonb_agg(jsonb_build_object('reference', r, 'description', 'SMS')) "
+            "FROM unnest(string_to_array(:refs, ',')) r))",
+        soci::use(account_, "a"), soci::use(amount, "amount"), soci::use(references, "refs"),
+        soci::into(outcome);
+    return outcome;
+  };
+  EXPECT_EQ(post(-3, "b1,b2,b3,b4"), "INSUFFICIENT_BALANCE");  // 12 of 10
+  EXPECT_EQ(post(-3, "b1,b2,b3"), "POSTED");
+  EXPECT_EQ(post(-1, "b4,b2"), "ALREADY_POSTED");  // b2 was posted: b4 is not either
+  EXPECT_EQ(balance(), 1);
+  std::string afters;
+  *sql << "SELECT string_agg(reference_id || '=' || balance_after_cents, ' ' ORDER BY id) "
+          "FROM ledger_entries WHERE account_id = :a",
+      soci::use(account_), soci::into(afters);
+  EXPECT_EQ(afters, "b1=7 b2=4 b3=1");
+}
+
 TEST_F(SqlRulesTest, AnImpliedConsentLapsesAtItsExpiryAndAnExpressOneNever) {
   const std::string expiry = "'2026-06-01T00:00:00Z'::timestamptz";
   EXPECT_FALSE(ask("implied_consent_lapsed('IMPLIED', " + expiry + ", " + expiry +

@@ -77,8 +77,9 @@ TEST_F(VerificationTest, CodesPerAccountAreLimitedPerHour) {
 }
 
 TEST_F(VerificationTest, ABalanceThatCannotPayStoresNothing) {
-  scratch_.exec("SELECT post_ledger_entry('" + account_ + "', -(SELECT balance_cents - 3 FROM " +
-                "accounts WHERE id = '" + account_ + "'), 'test_drain', 'drain', 'Drained')");
+  scratch_.exec("SELECT post_ledger_entries('" + account_ +
+                "', -(SELECT balance_cents - 3 FROM accounts WHERE id = '" + account_ +
+                "'), 'test_drain', '[{\"reference\": \"drain\", \"description\": \"Drained\"}]')");
   EXPECT_EQ(refusalOf([&] { start("+16132220621"); }), ErrorCode::INSUFFICIENT_BALANCE);
   EXPECT_EQ(count("verifications"), 0);
   EXPECT_EQ(count("messages"), 0);
