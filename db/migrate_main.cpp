@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     // After a logical restore, before any writer of this cluster runs (docs/operations.md,
     // "Backup and restore"): a writer's transaction id could otherwise meet a restored row's.
     soci::session sql(soci::postgresql, url);
-    if (auto rebase = smsgw::db::bindOutboxToCluster(sql)) {
+    if (auto rebase = smsgw::db::bindOutboxToCluster(sql, smsgw::SystemClock().now())) {
       std::cout << "outbox re-keyed: its position belonged to database cluster "
                 << rebase->from_cluster << ", this is " << rebase->to_cluster << "; "
                 << rebase->rows_to_publish << " rows to publish\n";

@@ -26,7 +26,7 @@ long long enqueueOutbox(Database& db, const std::string& topic, const std::strin
   return enqueueOutbox(*sql, topic, key, payload);
 }
 
-std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql) {
+std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql, TimePoint now) {
   soci::transaction tx(sql);
   OutboxRebase rebase;
   sql << "SELECT p.cluster_id, c.system_identifier FROM outbox_relay_position p, "
@@ -47,8 +47,9 @@ std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql) {
   sql << "INSERT INTO outbox_commits (txid, stamp) SELECT DISTINCT txid, CASE WHEN txid = "
          "'1'::xid8 THEN -1 ELSE (txid::text::numeric - 9223372036854775808)::bigint END "
          "FROM outbox";
-  sql << "UPDATE outbox_relay_position SET cluster_id = :here, moved_at = now()",
-      soci::use(rebase.to_cluster);
+  std::string at = formatIso(now);
+  sql << "UPDATE outbox_relay_position SET cluster_id = :here, moved_at = :now::timestamptz",
+      soci::use(rebase.to_cluster, "here"), soci::use(at, "now");
   tx.commit();
   return rebase;
 }
@@ -58,6 +59,8 @@ TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
   Session sql(db);
   long long micros = 0;
   long long margin_seconds = margin.count();
+  // The database's clock, not the caller's: the rows' created_at and the transactions' starts
+  // are stamped by it, and a horizon across two clocks would move with their skew.
   *sql << "SELECT (extract(epoch FROM least(now(), "
           "(SELECT min(created_at) FROM outbox_pending WHERE topic = :topic), "
           "(SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database() AND "
@@ -70,7 +73,8 @@ TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
 OpsGauges readOpsGauges(Database& db) {
   Session sql(db);
   OpsGauges gauges;
-  // The rows after the relay's position (migration 0030).
+  // The rows after the relay's position (migration 0030); their age in the clock that stamped
+  // them.
   *sql << "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8, "
           "(SELECT count(*) FROM webhooks WHERE NOT active AND deleted_at IS NULL) "
           "FROM outbox_pending",

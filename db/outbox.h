@@ -35,7 +35,7 @@ struct OutboxRebase {
   long long from_cluster = 0, to_cluster = 0;  // system identifiers
   long long rows_to_publish = 0;
 };
-std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql);
+std::optional<OutboxRebase> bindOutboxToCluster(soci::session& sql, TimePoint now);
 
 // A time before which every record of `topic` written through the outbox has been published:
 // the oldest unpublished row's, or the start of the oldest transaction still running (it may yet

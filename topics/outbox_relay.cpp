@@ -50,7 +50,8 @@ const db::PreparedStatement& readHorizon() {
 const db::PreparedStatement& movePosition() {
   static const db::PreparedStatement statement(
       "relay_move_position",
-      "UPDATE outbox_relay_position SET stamp = $1::bigint, id = $2::bigint, moved_at = now()");
+      "UPDATE outbox_relay_position SET stamp = $1::bigint, id = $2::bigint, "
+      "moved_at = $3::timestamptz");
   return statement;
 }
 
@@ -68,6 +69,7 @@ OutboxRelay::OutboxRelay(db::Database& db, Producer& producer, OutboxRelayConfig
     : db_(db),
       producer_(producer),
       config_(config),
+      clock_(config.clock != nullptr ? *config.clock : system_clock_),
       read_pending_("relay_read_pending", readPendingText(config.batch_size)) {}
 
 OutboxRelay::~OutboxRelay() {
@@ -160,7 +162,7 @@ void OutboxRelay::publishWithoutOutbox(const std::string& topic, const std::stri
 }
 
 void OutboxRelay::readPosition(soci::session& sql) {
-  if (auto rebase = db::bindOutboxToCluster(sql)) {
+  if (auto rebase = db::bindOutboxToCluster(sql, clock_.now())) {
     spdlog::warn(
         "the outbox's position belonged to database cluster {}, this is cluster {} (a restore "
         "or a logical move): re-based, {} rows to publish",
@@ -211,7 +213,8 @@ int OutboxRelay::publishAsLeader(soci::session& sql) {
   // holds the lock. A crash before this line publishes the rows again.
   const db::Row& last = rows[published - 1];
   Position reached{db::integerOf(last[kStamp]), db::integerOf(last[kId])};
-  movePosition().run(sql, {std::to_string(reached.stamp), std::to_string(reached.id)});
+  movePosition().run(
+      sql, {std::to_string(reached.stamp), std::to_string(reached.id), formatIso(clock_.now())});
   position_ = reached;
   return static_cast<int>(published);
 }

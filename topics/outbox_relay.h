@@ -31,6 +31,7 @@
 
 #include "db/database.h"
 #include "db/prepared_statement.h"
+#include "domain/clock.h"
 #include "topics/commit_bound.h"
 #include "topics/producer.h"
 
@@ -40,6 +41,8 @@ struct OutboxRelayConfig {
   std::chrono::milliseconds sweep_interval{500};
   int batch_size = 500;
   std::chrono::milliseconds leader_poll_interval{20};
+  // Stamps when the position moved (for an operator reading the table); the system's when null.
+  const Clock* clock = nullptr;
 };
 
 class OutboxRelay {
@@ -72,6 +75,8 @@ class OutboxRelay {
   db::Database& db_;
   Producer& producer_;
   OutboxRelayConfig config_;
+  SystemClock system_clock_;
+  const Clock& clock_;
   db::PreparedStatement read_pending_;  // its limit is config_.batch_size
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -265,7 +265,7 @@ TEST(OutboxRelay, AfterALogicalMoveNothingUnpublishedIsPassedOverAndNothingPubli
   // A row written after the re-base goes out after the others, and no re-base happens again.
   db::enqueueOutbox(*sql, kTopic, key, "after");
   EXPECT_EQ(publishExpected(relay, 1), 1);
-  EXPECT_FALSE(db::bindOutboxToCluster(*sql).has_value());
+  EXPECT_FALSE(db::bindOutboxToCluster(*sql, std::chrono::system_clock::now()).has_value());
 }
 
 TEST(OutboxRelay, SweeperPublishesWhatACrashBetweenCommitAndPublishLeft) {

@@ -108,7 +108,8 @@ TEST_F(ProcessRoles, AnyKindLeadingTheRelayReKeysTheOutboxAfterARestore) {
     database_.exec("UPDATE outbox_relay_position SET cluster_id = 1");
     soci::session sql(soci::postgresql, asProcessRole(database_.url(), kind));
     std::optional<db::OutboxRebase> rebase;
-    EXPECT_NO_THROW(rebase = db::bindOutboxToCluster(sql)) << kind;
+    EXPECT_NO_THROW(rebase = db::bindOutboxToCluster(sql, std::chrono::system_clock::now()))
+        << kind;
     EXPECT_TRUE(rebase.has_value()) << kind;
   }
 }

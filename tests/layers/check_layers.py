@@ -68,8 +68,9 @@ READS_DATABASE_CLOCK = re.compile(r'"(?:[^"\\\n]|\\.)*(?<![\w.])now\(\)(?:[^"\\\
 DATABASE_CLOCK_ALLOWED = {
     # A column default in the migrations' own bookkeeping table: DDL, not a statement's time.
     "db/migrator.cpp",
-    # Still to move to the caller's clock (issue 53); the list only shrinks.
-    "db/outbox.cpp", "topics/outbox_relay.cpp",
+    # Ages and horizons over the database's own stamps (outbox.created_at by its column default,
+    # pg_stat_activity.xact_start): both sides of each comparison in one clock.
+    "db/outbox.cpp",
 }
 
 
