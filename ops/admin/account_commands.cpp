@@ -1,18 +1,16 @@
 // smsgw-admin account credit, limits, status, and rent run: money, limits and rent periods.
 #include <fmt/format.h>
-#include <soci/soci.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "db/ledger.h"
 #include "domain/account_status.h"
-#include "domain/ids.h"
 #include "ops/admin/staff.h"
 #include "services/accounts/account_standing.h"
+#include "services/accounts/staff_settings.h"
+#include "services/messaging/protection.h"
 #include "services/numbers/billing_pass.h"
-#include "services/numbers/rent.h"
 
 namespace smsgw::admin {
 
@@ -20,50 +18,46 @@ void creditAccount(Staff& staff, const std::string& account_id, long long cents,
                    const std::string& note) {
   if (cents <= 0) throw std::runtime_error("--cents must be positive");
   if (note.empty()) throw std::runtime_error("--note is required: say why");
-  db::Session sql(staff.db);
-  soci::transaction tx(*sql);
-  std::string credit_id = newId("credit");
-  auto posted = db::postLedgerEntry(
-      *sql, {account_id, cents, "staff_credit", credit_id, "Staff credit: " + note});
-  if (posted.outcome != db::LedgerOutcome::Posted) {
-    throw std::runtime_error("no account " + account_id);
-  }
-  int reactivated = numbers::reactivateSuspended(*sql, account_id, staff.clock.now());
-  long long balance = 0;
-  *sql << "SELECT balance_cents FROM accounts WHERE id = :id", soci::use(account_id),
-      soci::into(balance);
-  tx.commit();
+  auto credit = accounts::creditByStaff(staff.db, account_id, cents, note, staff.clock.now());
+  if (!credit) throw std::runtime_error("no account " + account_id);
   std::cout << nlohmann::json{{"account_id", account_id},
-                              {"credit_id", credit_id},
+                              {"credit_id", credit->credit_id},
                               {"credited_cents", cents},
-                              {"balance_cents", balance},
-                              {"numbers_reactivated", reactivated}}
+                              {"balance_cents", credit->balance_cents},
+                              {"numbers_reactivated", credit->numbers_reactivated}}
                    .dump()
             << "\n";
 }
 
+namespace {
+
+// -1 on the command line: the platform's default.
+accounts::AccountLimit limitGiven(int value) {
+  return value < 0 ? std::nullopt : accounts::AccountLimit(value);
+}
+
+nlohmann::json limitShown(const accounts::AccountLimit& limit) {
+  return limit ? nlohmann::json(*limit) : nlohmann::json(nullptr);
+}
+
+void requireAccount(bool found, const std::string& account_id) {
+  if (!found) throw std::runtime_error("no account " + account_id);
+}
+
+}  // namespace
+
 void setInboundCap(Staff& staff, const std::string& account_id, int cap) {
   if (cap < 0) throw std::runtime_error("--cap must be 0 (unlimited) or more");
-  db::Session sql(staff.db);
-  std::string updated;
-  *sql << "UPDATE accounts SET inbound_sms_daily_cap = :c WHERE id = :id RETURNING id",
-      soci::use(cap), soci::use(account_id), soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  requireAccount(accounts::setInboundDailyCap(staff.db, account_id, cap), account_id);
   std::cout << nlohmann::json{{"account_id", account_id}, {"inbound_sms_daily_cap", cap}}.dump()
             << "\n";
 }
 
 void setDailySendLimit(Staff& staff, const std::string& account_id, int limit) {
   if (limit < -1) throw std::runtime_error("--limit must be -1 (platform default) or more");
-  db::Session sql(staff.db);
-  soci::indicator limit_ind = limit < 0 ? soci::i_null : soci::i_ok;
-  std::string updated;
-  *sql << "UPDATE accounts SET daily_send_limit = :l WHERE id = :id RETURNING id",
-      soci::use(limit, limit_ind), soci::use(account_id), soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  requireAccount(accounts::setDailySendLimit(staff.db, account_id, limitGiven(limit)), account_id);
   std::cout << nlohmann::json{{"account_id", account_id},
-                              {"daily_send_limit",
-                               limit < 0 ? nlohmann::json(nullptr) : nlohmann::json(limit)}}
+                              {"daily_send_limit", limitShown(limitGiven(limit))}}
                    .dump()
             << "\n";
 }
@@ -75,32 +69,15 @@ void setBroadcastLimits(Staff& staff, const std::string& account_id, std::option
     throw std::runtime_error("--max-members must be -1 (platform default) or more than 0");
   if (per_day && *per_day < -1)
     throw std::runtime_error("--per-day must be -1 (platform default) or more");
-  db::Session sql(staff.db);
-  soci::transaction tx(*sql);
-  std::string updated;
-  *sql << "SELECT id FROM accounts WHERE id = :id FOR UPDATE", soci::use(account_id),
-      soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
-  auto set = [&](const char* column, std::optional<int> value) {
-    if (!value) return;
-    int number = *value;
-    soci::indicator ind = number < 0 ? soci::i_null : soci::i_ok;
-    *sql << std::string("UPDATE accounts SET ") + column + " = :v WHERE id = :id",
-        soci::use(number, ind), soci::use(account_id);
+  auto given = [](std::optional<int> value) {
+    return value ? std::optional(limitGiven(*value)) : std::nullopt;
   };
-  set("broadcast_max_members", max_members);
-  set("broadcasts_per_day", per_day);
-  int members = 0, per_day_now = 0;
-  soci::indicator members_ind, per_day_ind;
-  *sql << "SELECT broadcast_max_members, broadcasts_per_day FROM accounts WHERE id = :id",
-      soci::use(account_id), soci::into(members, members_ind), soci::into(per_day_now, per_day_ind);
-  tx.commit();
-  auto orDefault = [](int value, soci::indicator ind) {
-    return ind == soci::i_ok ? nlohmann::json(value) : nlohmann::json(nullptr);
-  };
+  auto limits =
+      accounts::setBroadcastLimits(staff.db, account_id, given(max_members), given(per_day));
+  requireAccount(limits.has_value(), account_id);
   std::cout << nlohmann::json{{"account_id", account_id},
-                              {"broadcast_max_members", orDefault(members, members_ind)},
-                              {"broadcasts_per_day", orDefault(per_day_now, per_day_ind)}}
+                              {"broadcast_max_members", limitShown(limits->max_members)},
+                              {"broadcasts_per_day", limitShown(limits->per_day)}}
                    .dump()
             << "\n";
 }
@@ -108,26 +85,16 @@ void setBroadcastLimits(Staff& staff, const std::string& account_id, std::option
 void setRequestRate(Staff& staff, const std::string& account_id, int per_second) {
   if (per_second < -1 || per_second == 0)
     throw std::runtime_error("--per-second must be -1 (platform default) or more than 0");
-  db::Session sql(staff.db);
-  soci::indicator rate_ind = per_second < 0 ? soci::i_null : soci::i_ok;
-  std::string updated;
-  *sql << "UPDATE accounts SET requests_per_second = :r WHERE id = :id RETURNING id",
-      soci::use(per_second, rate_ind), soci::use(account_id), soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  requireAccount(accounts::setRequestRate(staff.db, account_id, limitGiven(per_second)),
+                 account_id);
   std::cout << nlohmann::json{{"account_id", account_id},
-                              {"requests_per_second", per_second < 0 ? nlohmann::json(nullptr)
-                                                                     : nlohmann::json(per_second)}}
+                              {"requests_per_second", limitShown(limitGiven(per_second))}}
                    .dump()
             << "\n";
 }
 
 void resumeSending(Staff& staff, const std::string& account_id) {
-  db::Session sql(staff.db);
-  std::string updated;
-  *sql << "UPDATE accounts SET sms_paused_until = NULL, sms_pause_reason = NULL WHERE id = :id "
-          "RETURNING id",
-      soci::use(account_id), soci::into(updated);
-  if (!sql->got_data()) throw std::runtime_error("no account " + account_id);
+  requireAccount(messaging::liftSendingPause(staff.db, account_id), account_id);
   std::cout << nlohmann::json{{"account_id", account_id}, {"sms_paused_until", nullptr}}.dump()
             << "\n";
 }
@@ -176,24 +143,6 @@ void changeAccountStanding(Staff& staff, const std::string& account_id, Standing
   std::cout << nlohmann::json{{"account_id", account_id}, {"status", status}}.dump() << "\n";
 }
 
-namespace {
-
-// Numbers the pass published a record for that is not handled yet.
-int outstanding(db::Database& db, TimePoint as_of, const std::string& account_id) {
-  db::Session sql(db);
-  std::string as_of_text = formatIso(as_of);
-  int count = 0;
-  *sql << "SELECT count(*) FROM phone_numbers WHERE billing_enqueued_at IS NOT NULL "
-          "AND (:a = '' OR account_id = :a2) "
-          "AND ((status = 'ACTIVE' AND next_rent_due_at <= :t::timestamptz) "
-          "  OR (status = 'SUSPENDED' AND grace_ends_at <= :t2::timestamptz))",
-      soci::use(account_id), soci::use(account_id), soci::use(as_of_text), soci::use(as_of_text),
-      soci::into(count);
-  return count;
-}
-
-}  // namespace
-
 void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& account_id,
              int wait_seconds, std::chrono::seconds settle_after) {
   numbers::BillingPassOptions options;
@@ -211,10 +160,10 @@ void runRent(Staff& staff, TimePoint as_of, const std::optional<std::string>& ac
                         {"releases_finished", report.releases_finished}};
   if (wait_seconds > 0) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_seconds);
-    int left = outstanding(staff.db, as_of, account_id.value_or(""));
+    int left = numbers::rentRecordsOutstanding(staff.db, as_of, account_id);
     while (left > 0 && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      left = outstanding(staff.db, as_of, account_id.value_or(""));
+      left = numbers::rentRecordsOutstanding(staff.db, as_of, account_id);
     }
     out["outstanding"] = left;
     if (left > 0) {

@@ -165,4 +165,13 @@ int raiseSpendWarnings(db::Database& db, const SendPolicy& policy, TimePoint now
   return warned;
 }
 
+bool liftSendingPause(db::Database& db, const std::string& account_id) {
+  db::Session sql(db);
+  std::string updated;
+  *sql << "UPDATE accounts SET sms_paused_until = NULL, sms_pause_reason = NULL "
+          "WHERE id = :account RETURNING id",
+      soci::use(account_id, "account"), soci::into(updated);
+  return sql->got_data();
+}
+
 }  // namespace smsgw::messaging

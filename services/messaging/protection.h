@@ -33,6 +33,10 @@ struct SendingPause {
   std::string paused_until;  // ISO 8601 UTC
   std::string reason;        // FAILURE_RATE or OPT_OUT_RATE
 };
+// Staff lift a pause before its end (smsgw-admin account resume); false when there is no such
+// account.
+bool liftSendingPause(db::Database& db, const std::string& account_id);
+
 // The pause in force at `now`, if any.
 std::optional<SendingPause> activeSendingPause(soci::session& sql, const std::string& account_id,
                                                TimePoint now);

@@ -74,4 +74,17 @@ BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
   return report;
 }
 
+int rentRecordsOutstanding(db::Database& db, TimePoint as_of,
+                           const std::optional<std::string>& account_id) {
+  db::Session sql(db);
+  std::string as_of_text = formatIso(as_of), account = account_id.value_or("");
+  int count = 0;
+  *sql << "SELECT count(*) FROM phone_numbers WHERE billing_enqueued_at IS NOT NULL "
+          "AND (:account = '' OR account_id = :account) "
+          "AND ((status = 'ACTIVE' AND next_rent_due_at <= :as_of::timestamptz) "
+          "  OR (status = 'SUSPENDED' AND grace_ends_at <= :as_of::timestamptz))",
+      soci::use(account, "account"), soci::use(as_of_text, "as_of"), soci::into(count);
+  return count;
+}
+
 }  // namespace smsgw::numbers

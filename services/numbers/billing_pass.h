@@ -36,4 +36,9 @@ struct BillingPassReport {
 BillingPassReport runBillingPass(db::Database& db, CarrierClient& carrier,
                                  const BillingPassOptions& options);
 
+// The numbers (of one account, or all) a pass published a record for, due as of `as_of`, that
+// no rent-billing worker has handled yet: a staff run waits for none.
+int rentRecordsOutstanding(db::Database& db, TimePoint as_of,
+                           const std::optional<std::string>& account_id);
+
 }  // namespace smsgw::numbers

@@ -717,6 +717,19 @@ TEST_F(LiveSendingTest, ManyFailuresWarnThenPauseOncePerPeriod) {
       << "a pause ends after its period";
 }
 
+// smsgw-admin account resume-sending: staff end a pause before its period is over.
+TEST_F(LiveSendingTest, StaffLiftAPauseBeforeItsEnd) {
+  history(50, 20);
+  reviewHealth();
+  db::Session sql(database_);
+  auto now = std::chrono::system_clock::now();
+  ASSERT_TRUE(messaging::activeSendingPause(*sql, account_, now).has_value());
+  EXPECT_TRUE(messaging::liftSendingPause(database_, account_));
+  EXPECT_FALSE(messaging::activeSendingPause(*sql, account_, now).has_value());
+  EXPECT_FALSE(messaging::liftSendingPause(database_, "acc_nobody"));
+  EXPECT_EQ(events("account.sending_paused"), 1) << "lifting raises nothing";
+}
+
 TEST_F(LiveSendingTest, FewerThanAFullSampleIsNotJudged) {
   history(20, 20);
   reviewHealth();
