@@ -40,8 +40,9 @@ std::optional<nlohmann::json> replayOf(soci::session& sql, const std::string& ac
                                        const std::string& idempotency_key, long long amount) {
   std::string existing_id;
   long long existing_amount = 0;
-  sql << "SELECT id, amount_cents FROM top_ups WHERE account_id = :a AND idempotency_key = :k",
-      soci::use(account_id), soci::use(idempotency_key), soci::into(existing_id),
+  sql << "SELECT id, amount_cents FROM top_ups WHERE account_id = :account "
+         "AND idempotency_key = :key",
+      soci::use(account_id, "account"), soci::use(idempotency_key, "key"), soci::into(existing_id),
       soci::into(existing_amount);
   if (!sql.got_data()) return std::nullopt;
   if (existing_amount != amount) throw ApiError(ErrorCode::IDEMPOTENCY_KEY_REUSED);
@@ -69,16 +70,16 @@ nlohmann::json topUp(const TopUpServices& services, const std::string& account_i
     *sql << "INSERT INTO top_ups (id, account_id, amount_cents, status, provider, idempotency_key) "
             "VALUES (:id, :account, :amount, 'PENDING', :provider, :key) "
             "ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id",
-        soci::use(id), soci::use(account_id), soci::use(amount), soci::use(provider),
-        soci::use(idempotency_key, key_ind), soci::into(inserted);
+        soci::use(id, "id"), soci::use(account_id, "account"), soci::use(amount, "amount"),
+        soci::use(provider, "provider"), soci::use(idempotency_key, key_ind, "key"),
+        soci::into(inserted);
     if (!sql->got_data()) {
       tx.rollback();
       return *replayOf(*sql, account_id, idempotency_key, amount);
     }
-    *sql << "UPDATE accounts SET payment_customer_id = COALESCE(payment_customer_id, 'cus_' || :p "
-            "|| '_' || id) "
-            "WHERE id = :id RETURNING payment_customer_id",
-        soci::use(provider), soci::use(account_id), soci::into(customer_id);
+    *sql << "UPDATE accounts SET payment_customer_id = COALESCE(payment_customer_id, 'cus_' || "
+            ":provider || '_' || id) WHERE id = :account RETURNING payment_customer_id",
+        soci::use(provider, "provider"), soci::use(account_id, "account"), soci::into(customer_id);
     tx.commit();
   }
 
@@ -88,15 +89,16 @@ nlohmann::json topUp(const TopUpServices& services, const std::string& account_i
   soci::transaction tx(*sql);
   if (charge.succeeded) {
     *sql << "UPDATE top_ups SET status = 'SUCCEEDED', provider_charge_id = :charge WHERE id = :id",
-        soci::use(charge.charge_id), soci::use(id);
+        soci::use(charge.charge_id, "charge"), soci::use(id, "id");
     db::postLedgerEntry(*sql, {account_id, amount, "top_up", id, "Top-up"});
-    *sql << "UPDATE accounts SET status = 'ACTIVE' WHERE id = :id AND status = 'PENDING_PAYMENT'",
-        soci::use(account_id);
+    *sql << "UPDATE accounts SET status = 'ACTIVE' WHERE id = :account "
+            "AND status = 'PENDING_PAYMENT'",
+        soci::use(account_id, "account");
     // Money arrived: numbers suspended for unpaid rent are paid and active again.
     numbers::reactivateSuspended(*sql, account_id, services.clock.now());
   } else {
     *sql << "UPDATE top_ups SET status = 'DECLINED', decline_reason = :reason WHERE id = :id",
-        soci::use(charge.decline_reason), soci::use(id);
+        soci::use(charge.decline_reason, "reason"), soci::use(id, "id");
   }
   tx.commit();
   return answerFor(*sql, id);
