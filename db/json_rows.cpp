@@ -51,6 +51,16 @@ nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
   return fetchJsonRows(statement);
 }
 
+long long countRows(soci::session& sql, const std::string& count, const NamedValues& values) {
+  soci::statement statement = (sql.prepare << count);
+  for (const auto& [name, value] : values) statement.exchange(soci::use(value, name));
+  long long rows = 0;
+  statement.exchange(soci::into(rows));
+  statement.define_and_bind();
+  statement.execute(true);
+  return rows;
+}
+
 nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
                              const std::string& account_id, const std::string& mode, int limit,
                              int offset, const NamedValues& filters) {

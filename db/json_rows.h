@@ -30,6 +30,9 @@ using NamedValues = std::map<std::string, std::string>;
 nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
                               const NamedValues& values = {});
 
+// What `count` (SELECT count(*) …) counts, every parameter bound by name.
+long long countRows(soci::session& sql, const std::string& count, const NamedValues& values);
+
 // One page of an account's records in one mode: `select` names the parameters :account,
 // :mode, :limit and :offset, plus one per filter (an empty filter value means "any"; each name
 // may appear several times). Returns the rows in order.

@@ -11,8 +11,8 @@ namespace smsgw::messaging {
 nlohmann::json message(db::Database& db, const Caller& caller, const std::string& id) {
   db::Session sql(db);
   std::string owner, mode;
-  *sql << "SELECT account_id, mode FROM messages WHERE id = :id", soci::use(id), soci::into(owner),
-      soci::into(mode);
+  *sql << "SELECT account_id, mode FROM messages WHERE id = :id", soci::use(id, "id"),
+      soci::into(owner), soci::into(mode);
   requireOwnedBy(sql->got_data() ? std::optional(owner) : std::nullopt, caller.account_id);
   if (mode != toString(caller.mode)) throw ApiError(ErrorCode::NOT_FOUND);
   return *db::queryJson(*sql, db::kMessageJson, id);
@@ -21,33 +21,31 @@ nlohmann::json message(db::Database& db, const Caller& caller, const std::string
 nlohmann::json messagePage(db::Database& db, const Caller& caller, const MessageFilter& filter,
                            int page, int limit) {
   std::string mode(toString(caller.mode));
+  // An empty filter matches every message.
+  const db::NamedValues filters = {{"status", filter.status},
+                                   {"direction", filter.direction},
+                                   {"to", filter.to},
+                                   {"from", filter.from},
+                                   {"after", filter.created_after},
+                                   {"before", filter.created_before}};
   const std::string where =
-      " FROM messages m WHERE m.account_id = :a AND m.mode = :mode AND (:status = '' OR m.status = "
-      ":status2) "
-      "AND (:direction = '' OR m.direction = :direction2) AND (:to = '' OR m.to_number = :to2) "
-      "AND (:from = '' OR m.from_number = :from2) "
-      "AND (:after = '' OR m.created_at >= NULLIF(:after2, '')::timestamptz) "
-      "AND (:before = '' OR m.created_at < NULLIF(:before2, '')::timestamptz)";
+      " FROM messages m WHERE m.account_id = :account AND m.mode = :mode "
+      "AND (:status = '' OR m.status = :status) "
+      "AND (:direction = '' OR m.direction = :direction) AND (:to = '' OR m.to_number = :to) "
+      "AND (:from = '' OR m.from_number = :from) "
+      "AND (:after = '' OR m.created_at >= NULLIF(:after, '')::timestamptz) "
+      "AND (:before = '' OR m.created_at < NULLIF(:before, '')::timestamptz)";
   db::Session sql(db);
-  long long total = 0;
-  *sql << "SELECT count(*)" + where, soci::use(caller.account_id), soci::use(mode),
-      soci::use(filter.status), soci::use(filter.status), soci::use(filter.direction),
-      soci::use(filter.direction), soci::use(filter.to), soci::use(filter.to),
-      soci::use(filter.from), soci::use(filter.from), soci::use(filter.created_after),
-      soci::use(filter.created_after), soci::use(filter.created_before),
-      soci::use(filter.created_before), soci::into(total);
+  db::NamedValues counted = filters;
+  counted.emplace("account", caller.account_id);
+  counted.emplace("mode", mode);
+  long long total = db::countRows(*sql, "SELECT count(*)" + where, counted);
   int offset = (page - 1) * limit;
-  nlohmann::json data = nlohmann::json::array();
-  soci::rowset<std::string> rows =
-      (sql->prepare << "SELECT api_message(m)::text" + where +
-                           " ORDER BY m.created_at DESC, m.id LIMIT :limit OFFSET :offset",
-       soci::use(caller.account_id), soci::use(mode), soci::use(filter.status),
-       soci::use(filter.status), soci::use(filter.direction), soci::use(filter.direction),
-       soci::use(filter.to), soci::use(filter.to), soci::use(filter.from), soci::use(filter.from),
-       soci::use(filter.created_after), soci::use(filter.created_after),
-       soci::use(filter.created_before), soci::use(filter.created_before), soci::use(limit),
-       soci::use(offset));
-  for (const auto& text : rows) data.push_back(nlohmann::json::parse(text));
+  nlohmann::json data =
+      db::pageOfRecords(*sql,
+                        "SELECT api_message(m)::text" + where +
+                            " ORDER BY m.created_at DESC, m.id LIMIT :limit OFFSET :offset",
+                        caller.account_id, mode, limit, offset, filters);
   long long pages = (total + limit - 1) / limit;
   return {{"data", data},
           {"meta", {{"page", page}, {"limit", limit}, {"total", total}, {"pages", pages}}}};

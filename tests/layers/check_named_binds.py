@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FOLDERS = ("api", "workers", "services", "topics", "db", "adapters", "ops")
 ALLOWANCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "positional_binds.txt")
 USE = re.compile(r"\bsoci::use\(")
-NAME = re.compile(r'^\s*"[A-Za-z_][A-Za-z_0-9]*"\s*$')
+# The name, as a literal or as the variable a helper binding by name holds it in (`name`).
+NAME = re.compile(r'^\s*("[A-Za-z_][A-Za-z_0-9]*"|[a-z_]*name)\s*$')
 
 
 def arguments(text, start):
