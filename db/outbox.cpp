@@ -66,7 +66,7 @@ TimePoint outboxPublishedThrough(Database& db, const std::string& topic,
           "(SELECT min(xact_start) FROM pg_stat_activity WHERE datname = current_database() AND "
           "backend_type = 'client backend' AND pid <> pg_backend_pid())) "
           "- make_interval(secs => :margin)) * 1000000)::bigint",
-      soci::use(topic), soci::use(margin_seconds), soci::into(micros);
+      soci::use(topic, "topic"), soci::use(margin_seconds, "margin"), soci::into(micros);
   return TimePoint(std::chrono::microseconds(micros));
 }
 

@@ -127,7 +127,7 @@ bool OutboxRelay::lead() {
   last_attempt_ = now;
   if (!connection_) connection_ = std::make_unique<soci::session>(soci::postgresql, db_.conninfo());
   int locked = 0;
-  *connection_ << "SELECT pg_try_advisory_lock(:lock)::int", soci::use(kRelayLock),
+  *connection_ << "SELECT pg_try_advisory_lock(:lock)::int", soci::use(kRelayLock, "lock"),
       soci::into(locked);
   leading_ = locked != 0;
   if (leading_) spdlog::info("this process now publishes the outbox");

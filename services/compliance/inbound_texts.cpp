@@ -31,9 +31,9 @@ std::optional<Holder> holderOf(soci::session& sql, const std::string& number) {
   std::string name, sender_name;
   soci::indicator sender_ind = soci::i_null;
   sql << "SELECT a.id, a.name, a.sender_name, a.inbound_sms_daily_cap FROM phone_numbers p "
-         "JOIN accounts a ON a.id = p.account_id WHERE p.phone_number = :n "
+         "JOIN accounts a ON a.id = p.account_id WHERE p.phone_number = :number "
          "AND p.status <> 'RELEASED'",
-      soci::use(number), soci::into(holder.account_id), soci::into(name),
+      soci::use(number, "number"), soci::into(holder.account_id), soci::into(name),
       soci::into(sender_name, sender_ind), soci::into(holder.daily_cap);
   if (!sql.got_data()) return std::nullopt;
   holder.brand =

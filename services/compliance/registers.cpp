@@ -65,9 +65,9 @@ void recordApiOptOut(db::Database& db, const Caller& caller, const std::string& 
   db::Session sql(db);
   if (caller.live()) {
     int held = 0;
-    *sql << "SELECT count(*) FROM phone_numbers WHERE account_id = :a AND phone_number = :n "
-            "AND status <> 'RELEASED'",
-        soci::use(caller.account_id), soci::use(from), soci::into(held);
+    *sql << "SELECT count(*) FROM phone_numbers WHERE account_id = :account "
+            "AND phone_number = :number AND status <> 'RELEASED'",
+        soci::use(caller.account_id, "account"), soci::use(from, "number"), soci::into(held);
     if (!held) throw ApiError(ErrorCode::PHONE_NUMBER_NOT_OWNED, {{"from_number", from}});
   }
   recordOptOut(*sql, {caller.account_id, modeOf(caller), phone, from, std::nullopt, std::nullopt},

@@ -6,7 +6,7 @@ namespace smsgw::contacts {
 
 void lockAddressBook(soci::session& sql, const std::string& account_id) {
   std::string key = "address_book:" + account_id;
-  sql << "SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))", soci::use(key);
+  sql << "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))", soci::use(key, "key");
 }
 
 }  // namespace smsgw::contacts

@@ -37,7 +37,7 @@ void SharedRequestLimiter::pruneNow(long long now_us) {
   std::string prefix = name_ + ":";
   *sql << "DELETE FROM request_rate_cells WHERE starts_with(key, :prefix) AND "
           "next_arrival_us <= :now",
-      soci::use(prefix), soci::use(now_us);
+      soci::use(prefix, "prefix"), soci::use(now_us, "now");
 }
 
 }  // namespace smsgw::limits

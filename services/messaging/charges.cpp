@@ -14,7 +14,7 @@ void refundCharge(soci::session& sql, const ChargedMessage& message, const std::
   if (message.cost_cents <= 0) return;
   db::postLedgerEntry(sql, {message.account_id, message.cost_cents, "sms_refund",
                             chargeReference(message.id, message.attempt), "Refund: " + why});
-  sql << "UPDATE messages SET cost_cents = 0 WHERE id = :id", soci::use(message.id);
+  sql << "UPDATE messages SET cost_cents = 0 WHERE id = :id", soci::use(message.id, "id");
 }
 
 }  // namespace smsgw::messaging

@@ -51,11 +51,11 @@ void reviewDeliveryHealth(soci::session& sql, const std::string& account_id,
   int sample = 0, failed = 0;
   sql << std::string(
              "SELECT count(*), count(*) FILTER (WHERE s.status <> 'DELIVERED') FROM "
-             "(SELECT m.status FROM messages m WHERE m.account_id = :a AND m.mode = "
+             "(SELECT m.status FROM messages m WHERE m.account_id = :account AND m.mode = "
              "'LIVE' AND m.direction = 'OUTBOUND' AND m.auto_reply_keyword IS NULL AND ") +
-             settledAtCarrier() + " ORDER BY m.created_at DESC LIMIT :n) s",
-      soci::use(account_id), soci::use(policy.protection_sample), soci::into(sample),
-      soci::into(failed);
+             settledAtCarrier() + " ORDER BY m.created_at DESC LIMIT :sample) s",
+      soci::use(account_id, "account"), soci::use(policy.protection_sample, "sample"),
+      soci::into(sample), soci::into(failed);
   if (sample < policy.protection_sample) return;  // judge a full sample only
   int pct = static_cast<int>(std::lround(100.0 * failed / sample));
   if (failed * 100 > policy.delivery_warning_pct * sample) {

@@ -69,8 +69,9 @@ ReceiptOutcome applyReceipt(soci::session& sql, const topics::CarrierReceipt& re
 void applyHeldReceipt(soci::session& sql, const std::string& carrier_message_id,
                       const SendPolicy& policy, TimePoint now) {
   std::string payload;
-  sql << "DELETE FROM early_receipts WHERE carrier_message_id = :c RETURNING payload::text",
-      soci::use(carrier_message_id), soci::into(payload);
+  sql << "DELETE FROM early_receipts WHERE carrier_message_id = :carrier_id "
+         "RETURNING payload::text",
+      soci::use(carrier_message_id, "carrier_id"), soci::into(payload);
   if (!sql.got_data()) return;
   spdlog::info("applying the receipt that arrived before the send result of {}",
                carrier_message_id);

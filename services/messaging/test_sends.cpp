@@ -42,7 +42,7 @@ bool simulateTestSend(db::Database& db, const std::string& message_id, TimePoint
               "SELECT account_id, from_number, to_number, segment_count, cost_cents "
               "FROM messages WHERE id = :id AND mode = 'TEST' AND ") +
               kStillQueued + " FOR UPDATE",
-      soci::use(message_id), soci::into(account), soci::into(from), soci::into(to),
+      soci::use(message_id, "id"), soci::into(account), soci::into(from), soci::into(to),
       soci::into(parts), soci::into(cost);
   if (!sql->got_data()) {
     spdlog::info("message {} already past QUEUED; record ignored", message_id);

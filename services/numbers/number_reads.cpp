@@ -14,7 +14,7 @@ constexpr const char* kPhoneNumberJson =
 
 std::string statusIfOwned(soci::session& sql, const Caller& caller, const std::string& id) {
   std::string owner, status;
-  sql << "SELECT account_id, status FROM phone_numbers WHERE id = :id", soci::use(id),
+  sql << "SELECT account_id, status FROM phone_numbers WHERE id = :id", soci::use(id, "id"),
       soci::into(owner), soci::into(status);
   requireOwnedBy(sql.got_data() ? std::optional(owner) : std::nullopt, caller.account_id);
   return status;
@@ -51,7 +51,7 @@ void requireVerifiedOwner(db::Database& db, const std::string& account_id) {
   db::Session sql(db);
   int verified = 0;
   *sql << "SELECT (verified_phone IS NOT NULL)::int FROM accounts WHERE id = :id",
-      soci::use(account_id), soci::into(verified);
+      soci::use(account_id, "id"), soci::into(verified);
   if (!verified) throw ApiError(ErrorCode::ACCOUNT_NOT_VERIFIED);
 }
 

@@ -42,7 +42,7 @@ std::set<std::string> heldAmong(soci::session& sql, const std::vector<AvailableN
   soci::rowset<std::string> rows =
       (sql.prepare << "SELECT phone_number FROM phone_numbers WHERE status <> 'RELEASED' AND "
                       "phone_number IN (SELECT jsonb_array_elements_text(:list::jsonb))",
-       soci::use(list));
+       soci::use(list, "list"));
   for (const auto& number : rows) held.insert(number);
   return held;
 }

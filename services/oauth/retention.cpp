@@ -39,7 +39,7 @@ int endExpiredGrants(soci::session& sql, TimePoint now) {
   do {
     sql << "SELECT id FROM oauth_grants WHERE revoked_at IS NULL AND refresh_expires_at <= "
            ":now::timestamptz LIMIT 500",
-        soci::use(at), soci::into(expired);
+        soci::use(at, "now"), soci::into(expired);
     for (const auto& grant_id : expired)
       ended += db::endOAuthGrant(sql, {grant_id, "expired", now}) ? 1 : 0;
   } while (expired.size() == 500);
