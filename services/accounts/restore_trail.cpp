@@ -49,7 +49,7 @@ TrailFindings judgeTrailAfterRestore(db::Database& db, const std::vector<TrailRe
           "(e.doc ->> 'type' = 'api_key.revoked' AND EXISTS (SELECT 1 FROM api_keys k WHERE "
           "k.id = e.doc ->> 'key_id' AND k.revoked_at IS NULL))::int "
           "FROM jsonb_array_elements(:batch::jsonb) WITH ORDINALITY AS e(doc, n) ORDER BY e.n",
-      soci::use(batch), soci::into(present), soci::into(active);
+      soci::use(batch, "batch"), soci::into(present), soci::into(active);
   for (size_t i = 0; i < records.size(); ++i) {
     const TrailRecord& record = records[i];
     if (active[i]) findings.keys_active_again.push_back(record);
@@ -66,7 +66,7 @@ bool revokeAgainAfterRestore(db::Database& db, const TrailRecord& revoked) {
   int changed = 0;
   *sql << "WITH r AS (UPDATE api_keys SET revoked_at = :at::timestamptz WHERE id = :id AND "
           "revoked_at IS NULL RETURNING 1) SELECT count(*) FROM r",
-      soci::use(revoked.at), soci::use(revoked.key_id), soci::into(changed);
+      soci::use(revoked.at, "at"), soci::use(revoked.key_id, "id"), soci::into(changed);
   return changed == 1;
 }
 

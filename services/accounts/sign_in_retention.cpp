@@ -10,11 +10,11 @@ int pruneSignInLeftovers(db::Database& db, TimePoint now) {
   int pruned = 0;
   *sql << "WITH links AS (DELETE FROM owner_links WHERE expires_at < :before::timestamptz "
           "RETURNING 1), emails AS (DELETE FROM owner_emails WHERE sent_at < "
-          ":before2::timestamptz RETURNING 1), browsers AS (DELETE FROM trusted_browsers WHERE "
-          "least(expires_at, coalesce(revoked_at, expires_at)) < :before3::timestamptz "
+          ":before::timestamptz RETURNING 1), browsers AS (DELETE FROM trusted_browsers WHERE "
+          "least(expires_at, coalesce(revoked_at, expires_at)) < :before::timestamptz "
           "RETURNING 1) SELECT (SELECT count(*) FROM links) + (SELECT count(*) FROM emails) + "
           "(SELECT count(*) FROM browsers)",
-      soci::use(before), soci::use(before), soci::use(before), soci::into(pruned);
+      soci::use(before, "before"), soci::into(pruned);
   return pruned;
 }
 

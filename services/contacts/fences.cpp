@@ -29,11 +29,11 @@ void requireMayChange(soci::session& sql, const Caller& caller, Referenced kind,
   sql << "WITH reached AS (SELECT lists_referencing(:kind, :id) AS list_id) "
          "SELECT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = :key AND (k.allow_list_id IN "
          "(SELECT list_id FROM reached) OR k.deny_list_id IN (SELECT list_id FROM reached)))::int, "
-         "EXISTS (SELECT 1 FROM api_keys k WHERE k.account_id = :a AND k.mode = 'LIVE' AND "
+         "EXISTS (SELECT 1 FROM api_keys k WHERE k.account_id = :account AND k.mode = 'LIVE' AND "
          "k.revoked_at IS NULL AND (k.allow_list_id IN (SELECT list_id FROM reached) OR "
          "k.deny_list_id IN (SELECT list_id FROM reached)))::int",
-      soci::use(kind_text), soci::use(id), soci::use(caller.key_id), soci::use(caller.account_id),
-      soci::into(own_fence), soci::into(live_fence);
+      soci::use(kind_text, "kind"), soci::use(id, "id"), soci::use(caller.key_id, "key"),
+      soci::use(caller.account_id, "account"), soci::into(own_fence), soci::into(live_fence);
   if (caller.fenced && own_fence) throw ApiError(ErrorCode::KEY_FENCED);
   if (!caller.live() && live_fence) throw ApiError(ErrorCode::LIVE_KEY_REQUIRED);
 }

@@ -15,14 +15,14 @@ void deferHandoff(soci::session& sql, const std::string& message_id, TimePoint u
              "interval '1 millisecond') WHERE id = :id AND mode = 'LIVE' AND "
              "handoff_started_at IS NULL AND ") +
              kStillQueued,
-      soci::use(at), soci::use(message_id);
+      soci::use(at, "until"), soci::use(message_id, "id");
 }
 
 void paceBehindCarrierQueue(soci::session& sql, const std::string& from, TimePoint until) {
   std::string at = formatIso(until);
   sql << "UPDATE phone_numbers SET next_send_at = greatest(next_send_at, :until::timestamptz) "
          "WHERE phone_number = :from AND status = 'ACTIVE'",
-      soci::use(at), soci::use(from);
+      soci::use(at, "until"), soci::use(from, "from");
 }
 
 }  // namespace smsgw::messaging

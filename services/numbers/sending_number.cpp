@@ -32,9 +32,8 @@ void requireUsableSendingNumber(const SendingNumberStanding& standing, const E16
 
 void requireLiveSendingNumber(soci::session& sql, const std::string& account_id, const E164& from) {
   SendingNumberColumns columns;
-  std::string number = from.str();
   sql << "SELECT * FROM sending_number_standing(:account, :number)",
-      soci::use(account_id, "account"), soci::use(number, "number"),
+      soci::use(account_id, "account"), soci::use(from.str(), "number"),
       soci::into(columns.status, columns.status_ind),
       soci::into(columns.number_type, columns.type_ind),
       soci::into(columns.verification, columns.verification_ind);

@@ -33,10 +33,10 @@ void requireDoubleOptIn(soci::session& sql, const Caller& caller, const E164& fr
                         const E164& to) {
   std::string mode(toString(caller.mode));
   int confirmed = 0;
-  sql << "SELECT count(*) FROM opt_in_confirmations WHERE account_id = :a AND mode = :m AND "
-         "from_number = :f AND to_number = :t AND status = 'CONFIRMED'",
-      soci::use(caller.account_id), soci::use(mode), soci::use(from.str()), soci::use(to.str()),
-      soci::into(confirmed);
+  sql << "SELECT count(*) FROM opt_in_confirmations WHERE account_id = :account AND "
+         "mode = :mode AND from_number = :from AND to_number = :to AND status = 'CONFIRMED'",
+      soci::use(caller.account_id, "account"), soci::use(mode, "mode"),
+      soci::use(from.str(), "from"), soci::use(to.str(), "to"), soci::into(confirmed);
   checkDoubleOptIn(confirmed != 0);
 }
 

@@ -9,11 +9,11 @@ int noticeFailingEndpoints(soci::session& sql, Mailer& mailer, TimePoint now) {
   soci::rowset<soci::row> rows =
       (sql.prepare << "UPDATE webhooks w SET streak_notified_at = :now::timestamptz FROM accounts "
                       "a WHERE a.id = w.account_id AND w.active AND w.deleted_at IS NULL AND "
-                      "w.failing_since <= :now2::timestamptz - interval '1 hour' AND "
+                      "w.failing_since <= :now::timestamptz - interval '1 hour' AND "
                       "(w.streak_notified_at IS NULL OR w.streak_notified_at < w.failing_since) "
                       "RETURNING w.id, w.url, a.email, iso_ts(w.failing_since), w.failed_events, "
                       "COALESCE(w.last_failure_reason, '')",
-       soci::use(at), soci::use(at));
+       soci::use(at, "now"));
   int told = 0;
   for (const auto& row : rows) {
     mailer.send({row.get<std::string>(2),
@@ -32,8 +32,8 @@ int noticeFailingEndpoints(soci::session& sql, Mailer& mailer, TimePoint now) {
 void noticeDisabledEndpoint(soci::session& sql, Mailer& mailer, const std::string& webhook_id) {
   std::string url, email, reason;
   sql << "SELECT w.url, a.email, COALESCE(w.deactivated_reason, '') FROM webhooks w JOIN "
-         "accounts a ON a.id = w.account_id WHERE w.id = :w",
-      soci::use(webhook_id), soci::into(url), soci::into(email), soci::into(reason);
+         "accounts a ON a.id = w.account_id WHERE w.id = :webhook",
+      soci::use(webhook_id, "webhook"), soci::into(url), soci::into(email), soci::into(reason);
   if (!sql.got_data()) return;
   mailer.send({email, "[SMS gateway] Webhook endpoint disabled: " + url,
                "Webhook " + webhook_id + " (" + url + ") was disabled: " + reason +

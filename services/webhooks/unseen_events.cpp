@@ -27,10 +27,10 @@ int republishUnseenEvents(db::Database& db, const db::FixWindow& window) {
           "NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND "
           "d.event_id = e.id) AND NOT EXISTS (SELECT 1 FROM webhook_retries r WHERE "
           "r.webhook_id = w.id AND r.event_id = e.id) AND NOT EXISTS (SELECT 1 FROM "
-          "webhook_dead_letters l WHERE l.webhook_id = w.id AND l.event_id = e.id) LIMIT :n",
-      soci::use(since), soci::use(raised_before), soci::use(window.batch), soci::into(ids),
-      soci::into(accounts), soci::into(types), soci::into(created), soci::into(livemode),
-      soci::into(data);
+          "webhook_dead_letters l WHERE l.webhook_id = w.id AND l.event_id = e.id) LIMIT :batch",
+      soci::use(since, "since"), soci::use(raised_before, "before"),
+      soci::use(window.batch, "batch"), soci::into(ids), soci::into(accounts), soci::into(types),
+      soci::into(created), soci::into(livemode), soci::into(data);
   int republished = 0;
   for (size_t i = 0; i < ids.size(); ++i) {
     if (!db::claimFix(*sql, "event", ids[i], window.now, window.wait)) continue;
