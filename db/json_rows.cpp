@@ -31,6 +31,14 @@ nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
 
 namespace {
 
+// A statement of `text` with `values` bound by their names (they must outlive it).
+soci::statement prepareNamed(soci::session& sql, const std::string& text,
+                             const NamedValues& values) {
+  soci::statement statement = (sql.prepare << text);
+  for (const auto& [name, value] : values) statement.exchange(soci::use(value, name));
+  return statement;
+}
+
 // Runs a statement whose parameters are already bound and whose one column is JSON text.
 nlohmann::json fetchJsonRows(soci::statement& statement) {
   std::string text;
@@ -46,14 +54,12 @@ nlohmann::json fetchJsonRows(soci::statement& statement) {
 
 nlohmann::json queryJsonArray(soci::session& sql, const std::string& query,
                               const NamedValues& values) {
-  soci::statement statement = (sql.prepare << query);
-  for (const auto& [name, value] : values) statement.exchange(soci::use(value, name));
+  soci::statement statement = prepareNamed(sql, query, values);
   return fetchJsonRows(statement);
 }
 
 long long countRows(soci::session& sql, const std::string& count, const NamedValues& values) {
-  soci::statement statement = (sql.prepare << count);
-  for (const auto& [name, value] : values) statement.exchange(soci::use(value, name));
+  soci::statement statement = prepareNamed(sql, count, values);
   long long rows = 0;
   statement.exchange(soci::into(rows));
   statement.define_and_bind();
@@ -64,12 +70,11 @@ long long countRows(soci::session& sql, const std::string& count, const NamedVal
 nlohmann::json pageOfRecords(soci::session& sql, const std::string& select,
                              const std::string& account_id, const std::string& mode, int limit,
                              int offset, const NamedValues& filters) {
-  soci::statement statement = (sql.prepare << select);
+  soci::statement statement = prepareNamed(sql, select, filters);
   statement.exchange(soci::use(account_id, "account"));
   statement.exchange(soci::use(mode, "mode"));
   statement.exchange(soci::use(limit, "limit"));
   statement.exchange(soci::use(offset, "offset"));
-  for (const auto& [name, value] : filters) statement.exchange(soci::use(value, name));
   return fetchJsonRows(statement);
 }
 
