@@ -73,7 +73,6 @@ std::optional<BroadcastLimits> setBroadcastLimits(db::Database& db, const std::s
                                                   std::optional<AccountLimit> max_members,
                                                   std::optional<AccountLimit> per_day) {
   db::Session sql(db);
-  soci::transaction tx(*sql);
   // Whether each is changed, and to what: one statement, so a limit not given stays as it is.
   int change_members = max_members ? 1 : 0, change_per_day = per_day ? 1 : 0;
   AccountLimit members_to = max_members.value_or(std::nullopt);
@@ -93,7 +92,6 @@ std::optional<BroadcastLimits> setBroadcastLimits(db::Database& db, const std::s
       soci::use(account_id, "account"), soci::into(members, members_ind),
       soci::into(per_day_now, per_day_ind);
   if (!sql->got_data()) return std::nullopt;
-  tx.commit();
   return BroadcastLimits{limitOf(members, members_ind), limitOf(per_day_now, per_day_ind)};
 }
 

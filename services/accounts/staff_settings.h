@@ -34,7 +34,7 @@ struct BroadcastLimits {
   AccountLimit max_members;
   AccountLimit per_day;
 };
-// Changes the limits given (an absent one stays as it is) in one transaction; the limits after.
+// Changes the limits given (an absent one stays as it is) in one statement; the limits after.
 std::optional<BroadcastLimits> setBroadcastLimits(db::Database& db, const std::string& account_id,
                                                   std::optional<AccountLimit> max_members,
                                                   std::optional<AccountLimit> per_day);
